@@ -1,0 +1,279 @@
+"""The engine contract every game implements, and the few types it speaks in.
+
+An engine is a pure, deterministic function library over an immutable game state
+(a frozen dataclass). It never imports flask, marshmallow or redis. The service
+drives every game through exactly this surface; a game plugs in by its entry in
+``engines.REGISTRY`` and its module in ``schemas``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
+
+S = TypeVar("S")
+M = TypeVar("M", bound="Move")
+
+JSON = Any
+
+
+class IllegalMove(Exception):
+    """A well-formed move that the rules refuse.
+
+    ``reason`` is a stable machine code (``not_your_turn``, ``card_not_in_hand`` ...);
+    ``message`` is for humans and never names a card hidden from the mover.
+    """
+
+    def __init__(self, reason: str, message: str | None = None) -> None:
+        super().__init__(message or reason)
+        self.reason = reason
+        self.message = message or reason.replace("_", " ")
+
+
+class InvalidOptions(Exception):
+    """Options, player count or fixed deck that the game cannot be set up with.
+
+    ``errors`` maps a field (``players``, ``deck`` or ``options.<name>``) to a message.
+    """
+
+    def __init__(self, errors: Mapping[str, str]) -> None:
+        super().__init__("; ".join(f"{k}: {v}" for k, v in errors.items()))
+        self.errors = dict(errors)
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a finished game ended.
+
+    ``status`` is ``finished`` (played out) or ``aborted`` (the safety cap ended it).
+    ``winners``/``losers`` are seats; ``scores`` maps seat -> points where the game
+    scores; ``detail`` holds game-specific JSON-native facts (documented per game).
+    """
+
+    status: str
+    winners: tuple[int, ...] = ()
+    losers: tuple[int, ...] = ()
+    scores: tuple[int, ...] | None = None
+    detail: Mapping[str, JSON] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "status": self.status,
+            "winners": list(self.winners),
+            "losers": list(self.losers),
+            "scores": None if self.scores is None else list(self.scores),
+            "detail": dict(self.detail),
+        }
+
+
+@dataclass(frozen=True)
+class Move:
+    """Base of every move: a small frozen dataclass with a ``type`` tag.
+
+    Fields are JSON-native (str card codes, ints, bools, tuples of those), so a move
+    converts to and from its wire dict generically (``to_json``/``move_from_json``).
+    """
+
+    type: ClassVar[str] = ""
+
+    def to_json(self) -> dict[str, JSON]:
+        data: dict[str, JSON] = {"type": self.type}
+        for f in dataclasses.fields(self):
+            data[f.name] = _jsonify(getattr(self, f.name))
+        return data
+
+
+def _jsonify(value: Any) -> JSON:
+    if isinstance(value, tuple | list):
+        return [_jsonify(v) for v in value]
+    return value
+
+
+def _tuplify(value: Any) -> Any:
+    if isinstance(value, list | tuple):
+        return tuple(_tuplify(v) for v in value)
+    return value
+
+
+def move_from_json(kinds: Sequence[type[M]], data: Mapping[str, JSON]) -> M:
+    """Build the move named by ``data['type']`` from one of ``kinds``.
+
+    Raises ``IllegalMove('malformed_move')`` when the type is unknown or the fields
+    do not match; the service validates shapes first, so this guards engine users.
+    """
+    by_type = {k.type: k for k in kinds}
+    kind = by_type.get(data.get("type"))  # type: ignore[arg-type]
+    if kind is None:
+        raise IllegalMove("malformed_move", f"unknown move type {data.get('type')!r}")
+    names = {f.name for f in dataclasses.fields(kind)}
+    extra = set(data) - names - {"type"}
+    if extra:
+        raise IllegalMove("malformed_move", f"unknown fields {sorted(extra)}")
+    try:
+        return kind(**{n: _tuplify(data[n]) for n in names if n in data})
+    except TypeError as exc:
+        raise IllegalMove("malformed_move", str(exc)) from None
+
+
+@dataclass(frozen=True)
+class Option:
+    """One house-rule option: its default and what values it allows.
+
+    ``kind`` is ``bool``, ``int`` or ``choice``. For ``int``, ``minimum``/``maximum``
+    bound it (inclusive, ``None`` = open). For ``choice``, ``choices`` lists the values.
+    ``nullable`` admits ``None`` (documented per option). ``provisional`` marks a
+    reconstructed rule the published source does not state.
+    """
+
+    name: str
+    kind: str
+    default: JSON
+    description: str
+    choices: tuple[JSON, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    nullable: bool = False
+    provisional: bool = False
+
+    def check(self, value: JSON) -> str | None:
+        """Return an error message for ``value``, or None if it is allowed."""
+        if value is None:
+            return None if self.nullable else "may not be null"
+        if self.kind == "bool":
+            return None if isinstance(value, bool) else "must be a boolean"
+        if self.kind == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                return "must be an integer"
+            if self.minimum is not None and value < self.minimum:
+                return f"must be at least {self.minimum}"
+            if self.maximum is not None and value > self.maximum:
+                return f"must be at most {self.maximum}"
+            return None
+        if self.kind == "choice":
+            return None if value in self.choices else f"must be one of {list(self.choices)}"
+        raise AssertionError(f"unknown option kind {self.kind}")
+
+    def to_json(self) -> dict[str, JSON]:
+        data: dict[str, JSON] = {
+            "name": self.name,
+            "type": {"bool": "boolean", "int": "integer", "choice": "string"}[self.kind],
+            "default": self.default,
+            "description": self.description,
+            "nullable": self.nullable,
+            "provisional": self.provisional,
+        }
+        if self.choices:
+            data["choices"] = list(self.choices)
+        if self.minimum is not None:
+            data["minimum"] = self.minimum
+        if self.maximum is not None:
+            data["maximum"] = self.maximum
+        return data
+
+
+def resolve_options(specs: Sequence[Option], given: Mapping[str, JSON] | None) -> dict[str, JSON]:
+    """Validate ``given`` against ``specs`` and fill in defaults.
+
+    Unknown names and bad values raise ``InvalidOptions`` naming every problem.
+    """
+    given = dict(given or {})
+    errors: dict[str, str] = {}
+    known = {o.name: o for o in specs}
+    for name in given:
+        if name not in known:
+            errors[f"options.{name}"] = "unknown option"
+    resolved: dict[str, JSON] = {}
+    for opt in specs:
+        value = given.get(opt.name, opt.default)
+        problem = opt.check(value)
+        if problem:
+            errors[f"options.{opt.name}"] = problem
+        resolved[opt.name] = value
+    if errors:
+        raise InvalidOptions(errors)
+    return resolved
+
+
+def check_players(players: int, allowed: range) -> None:
+    """Refuse a player count outside the game's range."""
+    if isinstance(players, bool) or not isinstance(players, int) or players not in allowed:
+        raise InvalidOptions({"players": f"must be between {allowed.start} and {allowed.stop - 1}"})
+
+
+def check_deck(deck: Sequence[str], expected: Sequence[str]) -> tuple[str, ...]:
+    """Check a fixed deck is exactly the game's cards (as a multiset), in any order."""
+    from collections import Counter
+
+    deck = tuple(deck)
+    if len(deck) != len(expected):
+        raise InvalidOptions({"deck": f"must hold exactly {len(expected)} cards, not {len(deck)}"})
+    have, want = Counter(deck), Counter(expected)
+    if have != want:
+        unknown = sorted(set(have) - set(want))
+        if unknown:
+            raise InvalidOptions({"deck": f"unknown or impossible cards: {unknown[:5]}"})
+        extra = sorted(c for c in have if have[c] > want[c])
+        raise InvalidOptions({"deck": f"too many copies of {extra[:5]}"})
+    return deck
+
+
+class Engine(Protocol, Generic[S, M]):
+    """The surface the service, the bots and the conformance tests rely on."""
+
+    id: str  # URL slug and seeds/ stem, e.g. "sten"
+    title: str  # human title, e.g. 'Sten ("Stein")'
+    players: range  # allowed player counts
+    options: tuple[Option, ...]  # house-rule variants with defaults
+    provisional: bool  # True when part of the rules is a reconstruction
+    move_types: tuple[type[M], ...]  # every move kind, for move_from_json
+
+    def new_game(
+        self, players: int, options: Mapping[str, JSON] | None, seed: str, deck: Sequence[str] | None = None
+    ) -> S:
+        """Deal a new game. ``deck`` is the whole deck, top card first; the deal from it is
+        the same as from a shuffled deck. Raises InvalidOptions."""
+        ...
+
+    def to_move(self, state: S) -> tuple[int, ...]:
+        """Seats that may move now; () once the game is over."""
+        ...
+
+    def legal_moves(self, state: S, seat: int) -> tuple[M, ...]:
+        """Every move ``seat`` may post now, each one accepted by ``apply`` as it is;
+        () if ``seat`` is not to move. Where a choice is too large to list, a documented
+        subset that always holds at least one move when ``seat`` is to move."""
+        ...
+
+    def apply(self, state: S, seat: int, move: M) -> S:
+        """The state after ``seat`` makes ``move``; IllegalMove(reason) otherwise."""
+        ...
+
+    def view(self, state: S, seat: int | None) -> dict[str, JSON]:
+        """The game-specific ``state`` part of a view: only what ``seat`` may see
+        (None = spectator, who sees only the table)."""
+        ...
+
+    def result(self, state: S) -> Result | None:
+        """None while the game runs."""
+        ...
+
+    def encode(self, state: S) -> dict[str, JSON]:
+        """JSON-native snapshot; decode(encode(s)) == s."""
+        ...
+
+    def decode(self, data: Mapping[str, JSON]) -> S:
+        ...
+
+    def redact_move(self, state_before: S, seat: int, move: M, viewer: int | None) -> dict[str, JSON]:
+        """The log entry of ``move`` (made by ``seat`` from ``state_before``) as ``viewer``
+        may see it."""
+        ...
+
+    def shuffle_hidden(self, state: S, seat: int | None, seed: str) -> S:
+        """Test hook for the leak check: the same state with the cards hidden from
+        ``seat`` permuted among the places ``seat`` cannot see (other hands, stock ...),
+        every place keeping its size. A correct ``view``/``legal_moves`` for ``seat`` does
+        not change."""
+        ...

@@ -1,0 +1,15 @@
+"""Wire schemas, one module per game; SCHEMAS maps a game id to its declared parts.
+
+A game is hosted by adding its engine to ``engines.REGISTRY`` and its module's
+``GAME`` here; ``schemas.common.build`` makes the rest.
+"""
+
+from __future__ import annotations
+
+from schemas import sten
+from schemas.common import GameSchemas
+
+SCHEMAS: dict[str, GameSchemas] = {
+    # registered schema modules, one per line:
+    "sten": sten.GAME,
+}

@@ -1,0 +1,307 @@
+"""Wire schemas shared by every game, and the builder of each game's envelopes.
+
+A game's schema module (``schemas/<game>.py``) hand-writes only what is its own: the
+``state`` part of a view and its result ``detail``. Everything else -- options, moves,
+create/view/move/log envelopes -- is built here from the engine's declarations, with
+the game prefix on every class name so that OpenAPI components never collide.
+
+These schemas describe and validate the wire. Views are produced by the engines as
+plain dicts and sent as they are (the hot path never dumps through marshmallow); the
+tests load every view through its schema to prove the two agree.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from marshmallow import RAISE, Schema, ValidationError, fields, validate
+from marshmallow_oneofschema import OneOfSchema
+
+from engines.core import Engine, Option
+
+#: Upper bounds on collection sizes a client may send (hostile-input guard).
+MAX_LIST = 200
+MAX_DECK = 200
+MAX_SEED = 200
+
+
+class StrictBoolean(fields.Boolean):
+    """A boolean that accepts only JSON true/false, not "yes" or 1."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise ValidationError("Not a valid boolean.")
+        return value
+
+
+def _int(**kw: Any) -> fields.Integer:
+    return fields.Integer(strict=True, **kw)
+
+
+class MoveOneOf(OneOfSchema):
+    """A move: one of the game's move schemas, chosen by its ``type``."""
+
+    type_field = "type"
+    type_field_remove = False
+
+    def get_obj_type(self, obj: Any) -> str:
+        return obj["type"] if isinstance(obj, Mapping) else obj.type
+
+
+# --- problem details (RFC 9457) -------------------------------------------------------
+
+
+class Problem(Schema):
+    """An error, as ``application/problem+json``."""
+
+    type = fields.String(required=True, metadata={"description": "URI naming the problem type"})
+    title = fields.String(required=True)
+    status = _int(required=True)
+    detail = fields.String(required=True)
+    code = fields.String(required=True, metadata={"description": "stable machine code, e.g. `stale_version`"})
+    errors = fields.Dict(metadata={"description": "validation errors by location (validation_error)"})
+    current_version = _int(metadata={"description": "the game's current version (stale_version)"})
+    reason = fields.String(metadata={"description": "stable rule code (illegal_move)"})
+
+
+# --- catalogue -------------------------------------------------------------------------
+
+
+class OptionInfo(Schema):
+    name = fields.String(required=True)
+    type = fields.String(required=True, validate=validate.OneOf(["boolean", "integer", "string"]))
+    default = fields.Raw(required=True, allow_none=True)
+    description = fields.String(required=True)
+    nullable = fields.Boolean(required=True)
+    provisional = fields.Boolean(required=True, metadata={"description": "a reconstructed rule, not published"})
+    choices = fields.List(fields.Raw())
+    minimum = _int()
+    maximum = _int()
+
+
+class GameInfo(Schema):
+    game = fields.String(required=True, metadata={"description": "game id, the URL slug"})
+    title = fields.String(required=True)
+    min_players = _int(required=True)
+    max_players = _int(required=True)
+    options = fields.List(fields.Nested(OptionInfo), required=True)
+    provisional = fields.Boolean(required=True, metadata={"description": "part of the rules is a reconstruction"})
+
+
+class Catalogue(Schema):
+    games = fields.List(fields.Nested(GameInfo), required=True)
+
+
+class Health(Schema):
+    status = fields.String(required=True)
+    store = fields.String()
+
+
+# --- per game --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameSchemas:
+    """What a game's schema module declares: its prefix and hand-written parts."""
+
+    prefix: str  # "Sten": every class name of the game starts with it
+    state: type[Schema]  # the view's ``state``
+    result_detail: type[Schema]  # ``result.detail``
+
+
+@dataclass(frozen=True)
+class BuiltSchemas:
+    """Every wire schema of one game, built by ``build``."""
+
+    prefix: str
+    options: type[Schema]
+    move: type[OneOfSchema]
+    moves: Mapping[str, type[Schema]]
+    create_request: type[Schema]
+    create_response: type[Schema]
+    view: type[Schema]
+    move_request: type[Schema]
+    log: type[Schema]
+
+
+def _named(name: str, attrs: dict[str, Any], base: type = Schema, doc: str | None = None) -> type:
+    attrs = dict(attrs)
+    attrs["__doc__"] = doc
+    attrs["__module__"] = __name__
+    return type(name, (base,), attrs)
+
+
+def option_field(opt: Option) -> fields.Field:
+    """The marshmallow field for one engine ``Option``."""
+    meta = {"description": opt.description + (" (provisional)" if opt.provisional else "")}
+    common: dict[str, Any] = {"load_default": opt.default, "allow_none": opt.nullable, "metadata": meta}
+    if opt.kind == "bool":
+        return StrictBoolean(**common)
+    if opt.kind == "int":
+        return _int(validate=validate.Range(min=opt.minimum, max=opt.maximum), **common)
+    if opt.kind == "choice":
+        assert all(isinstance(c, str) for c in opt.choices), opt
+        return fields.String(validate=validate.OneOf(list(opt.choices)), **common)
+    raise AssertionError(f"unknown option kind {opt.kind}")
+
+
+def _field_for(hint: Any, doc: str | None, required: bool, default: Any) -> fields.Field:
+    meta = {"description": doc} if doc else {}
+    kw: dict[str, Any] = {"metadata": meta}
+    if required:
+        kw["required"] = True
+    else:
+        kw["load_default"] = default
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        inner = _field_for(args[0], doc, required, default)
+        inner.allow_none = True
+        return inner
+    if origin is tuple:
+        args = typing.get_args(hint)
+        assert len(args) == 2 and args[1] is Ellipsis, hint
+        item = _field_for(args[0], None, True, None)
+        return fields.List(item, validate=validate.Length(max=MAX_LIST), **kw)
+    if hint is str:
+        return fields.String(validate=validate.Length(max=64), **kw)
+    if hint is bool:
+        return StrictBoolean(**kw)
+    if hint is int:
+        return _int(**kw)
+    raise AssertionError(f"no wire field for move field type {hint!r}")
+
+
+def move_schema(prefix: str, kind: type) -> type[Schema]:
+    """A schema for one move dataclass: its ``type`` tag plus one field per dataclass field."""
+    hints = typing.get_type_hints(kind)
+    attrs: dict[str, Any] = {
+        "type": fields.String(required=True, validate=validate.OneOf([kind.type])),
+        "Meta": type("Meta", (), {"unknown": RAISE}),
+    }
+    for f in dataclasses.fields(kind):
+        has_default = f.default is not dataclasses.MISSING
+        attrs[f.name] = _field_for(hints[f.name], f.metadata.get("doc"), not has_default, f.default)
+    name = prefix + "".join(p.capitalize() for p in kind.type.split("_"))
+    doc = (kind.__doc__ or "").strip().split("\n\n")[0] or None
+    return _named(name, attrs, doc=doc)
+
+
+def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
+    """Build every wire schema of ``engine`` from its declarations and ``game``'s parts."""
+    p = game.prefix
+    options = _named(
+        f"{p}Options",
+        {o.name: option_field(o) for o in engine.options} | {"Meta": type("Meta", (), {"unknown": RAISE})},
+        doc=f"House-rule options of {engine.title}; every one optional, with its default.",
+    )
+    moves = {k.type: move_schema(p, k) for k in engine.move_types}
+    move = _named(f"{p}Move", {"type_schemas": moves}, base=MoveOneOf, doc=f"A move of {engine.title}.")
+    result = _named(
+        f"{p}Result",
+        {
+            "status": fields.String(required=True, validate=validate.OneOf(["finished", "aborted"])),
+            "winners": fields.List(_int(), required=True),
+            "losers": fields.List(_int(), required=True),
+            "scores": fields.List(_int(), required=True, allow_none=True),
+            "detail": fields.Nested(game.result_detail, required=True),
+        },
+        doc="How the game ended.",
+    )
+    players = range(engine.players.start, engine.players.stop)
+    create_request = _named(
+        f"{p}CreateRequest",
+        {
+            "players": _int(required=True, validate=validate.Range(players.start, players.stop - 1)),
+            "options": fields.Nested(options, load_default=dict),
+            "seed": fields.String(
+                validate=validate.Length(1, MAX_SEED),
+                metadata={"description": "fixes the shuffle; needs fixed deals enabled on the server"},
+            ),
+            "deck": fields.List(
+                fields.String(validate=validate.Length(max=16)),
+                validate=validate.Length(max=MAX_DECK),
+                metadata={"description": "the whole deck, top card first; needs fixed deals enabled"},
+            ),
+            "bots": fields.List(
+                _int(),
+                load_default=list,
+                validate=validate.Length(max=players.stop),
+                metadata={"description": "seats the server plays itself"},
+            ),
+            "Meta": type("Meta", (), {"unknown": RAISE}),
+        },
+        doc=f"Start a game of {engine.title}.",
+    )
+    seat = _named(
+        f"{p}SeatToken",
+        {
+            "seat": _int(required=True),
+            "token": fields.String(required=True, allow_none=True, metadata={"description": "null for a bot seat"}),
+            "bot": fields.Boolean(required=True),
+        },
+    )
+    create_response = _named(
+        f"{p}Created",
+        {
+            "game_id": fields.String(required=True),
+            "game": fields.String(required=True),
+            "version": _int(required=True),
+            "players": _int(required=True),
+            "seats": fields.List(fields.Nested(seat), required=True),
+        },
+        doc="The new game and its seat tokens; keep the tokens secret.",
+    )
+    view = _named(
+        f"{p}View",
+        {
+            "game_id": fields.String(required=True),
+            "game": fields.String(required=True),
+            "version": _int(required=True),
+            "status": fields.String(required=True, validate=validate.OneOf(["active", "finished"])),
+            "players": _int(required=True),
+            "seat": _int(required=True, allow_none=True, metadata={"description": "null for a spectator"}),
+            "to_move": fields.List(_int(), required=True),
+            "state": fields.Nested(game.state, required=True),
+            "legal_moves": fields.List(fields.Nested(move), required=True),
+            "result": fields.Nested(result, required=True, allow_none=True),
+            "provisional": fields.Boolean(required=True),
+        },
+        doc=f"A seat's (or a spectator's) view of a game of {engine.title}.",
+    )
+    move_request = _named(
+        f"{p}MoveRequest",
+        {
+            "version": _int(
+                validate=validate.Range(min=0),
+                metadata={"description": "the version last seen; stale -> 409 stale_version"},
+            ),
+            "move": fields.Nested(move, required=True),
+            "Meta": type("Meta", (), {"unknown": RAISE}),
+        },
+        doc="One move for the caller's seat.",
+    )
+    entry = _named(
+        f"{p}LogEntry",
+        {
+            "version": _int(required=True, metadata={"description": "the game's version after this move"}),
+            "seat": _int(required=True),
+            "bot": fields.Boolean(required=True),
+            "move": fields.Dict(required=True, metadata={"description": "the move, redacted for the caller"}),
+        },
+    )
+    log = _named(
+        f"{p}Log",
+        {
+            "game_id": fields.String(required=True),
+            "version": _int(required=True),
+            "entries": fields.List(fields.Nested(entry), required=True),
+        },
+        doc="The move log, redacted for the caller.",
+    )
+    return BuiltSchemas(p, options, move, moves, create_request, create_response, view, move_request, log)

@@ -1,0 +1,1 @@
+"""The cardtable HTTP service: a generic Flask app over the engines in ``engines.REGISTRY``."""

@@ -1,0 +1,165 @@
+"""The app factory: ``create_app()`` is the WSGI entry (``gunicorn 'service.app:create_app()'``)."""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from flask import Flask, Response, request
+from flask.json.provider import DefaultJSONProvider
+from flask_smorest import Api
+from flask_smorest import Blueprint as SmorestBlueprint
+
+from engines import REGISTRY
+from schemas import SCHEMAS
+from schemas.common import Catalogue, Health, Problem, build
+from service import errors
+from service.config import Settings
+from service.errors import ApiError
+from service.games import P503, RETRY_AFTER, Runtime, make_blueprint
+from service.spec import CardtablePlugin
+from service.store import MemoryStore, RedisStore, Store
+
+API_VERSION = "1.0.0"
+log = logging.getLogger("cardtable")
+
+
+class _SafeJSON(DefaultJSONProvider):
+    """Flask's JSON with two guards: a too deeply nested body is a 400 (not a
+    RecursionError), and responses are not key-sorted (cheaper, order kept)."""
+
+    sort_keys = False
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        try:
+            return json.loads(s, **kwargs)
+        except RecursionError:
+            raise ValueError("JSON nested too deeply") from None
+
+
+class _Api(Api):
+    """flask-smorest's Api with problem+json as the documented default error."""
+
+    ERROR_SCHEMA = Problem
+
+
+def make_store(settings: Settings) -> Store:
+    if settings.redis_url:
+        return RedisStore.from_url(settings.redis_url, settings.store_timeout, settings.redis_cluster)
+    return MemoryStore()
+
+
+def catalogue_entries() -> list[dict[str, Any]]:
+    return [
+        {
+            "game": e.id,
+            "title": e.title,
+            "min_players": e.players.start,
+            "max_players": e.players.stop - 1,
+            "options": [o.to_json() for o in e.options],
+            "provisional": e.provisional,
+        }
+        for e in REGISTRY.values()
+    ]
+
+
+def create_app(settings: Settings | None = None, store: Store | None = None) -> Flask:
+    """Build the app from ``settings`` (default: the environment) and ``store``
+    (default: Redis when REDIS_URL is set, else the in-process store)."""
+    settings = settings or Settings.from_env()
+    app = Flask("cardtable")
+    app.json = _SafeJSON(app)
+    app.config.update(
+        MAX_CONTENT_LENGTH=settings.max_body,
+        API_TITLE="cardtable",
+        API_VERSION=API_VERSION,
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="docs",
+        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+        API_SPEC_OPTIONS={
+            "info": {"description": "Five card games behind one uniform REST API. See the README."},
+            "components": {"securitySchemes": {"seatToken": {"type": "http", "scheme": "bearer",
+                                                             "description": "a seat token from create"}}},
+        },
+    )
+    app.extensions["cardtable"] = Runtime(
+        store=store or make_store(settings),
+        allow_fixed_deals=settings.allow_fixed_deals,
+        game_ttl=settings.game_ttl,
+    )
+    api = _Api(app, spec_kwargs={"marshmallow_plugin": CardtablePlugin()})
+    errors.register(app, settings.retry_after)
+    api.register_blueprint(_service_blueprint())
+    for game_id, engine in REGISTRY.items():
+        api.register_blueprint(make_blueprint(engine, build(engine, SCHEMAS[game_id])))
+    _document_docs_routes(api)
+
+    @app.before_request
+    def _require_json() -> None:
+        if request.method in ("POST", "PUT", "PATCH") and not request.is_json:
+            raise ApiError(400, "bad_request", "The body must be JSON, sent as Content-Type: application/json.")
+
+    if settings.cors_origins:
+        _cors(app, settings.cors_origins)
+    return app
+
+
+def _service_blueprint() -> SmorestBlueprint:
+    blp = SmorestBlueprint("service", "service", url_prefix="/", description="Catalogue and health")
+
+    @blp.route("v1/games", methods=["GET"], endpoint="catalogue")
+    @blp.response(200, Catalogue, description="every hosted game with its options")
+    @blp.doc(operationId="listGames", summary="The catalogue of games")
+    def catalogue() -> Response:
+        return Response(json.dumps({"games": catalogue_entries()}), mimetype="application/json")
+
+    @blp.route("healthz", methods=["GET"], endpoint="healthz")
+    @blp.response(200, Health, description="the process is alive")
+    @blp.doc(operationId="getHealth", summary="Liveness")
+    def healthz() -> Response:
+        return Response(json.dumps({"status": "ok"}), mimetype="application/json")
+
+    @blp.route("readyz", methods=["GET"], endpoint="readyz")
+    @blp.response(200, Health, description="the store answers")
+    @blp.alt_response(P503[0], schema=Problem, description=P503[1], content_type=errors.PROBLEM, headers=RETRY_AFTER)
+    @blp.doc(operationId="getReadiness", summary="Readiness: the store answers")
+    def readyz() -> Response:
+        from service.games import runtime
+
+        store = runtime().store
+        store.ping()
+        return Response(json.dumps({"status": "ok", "store": store.kind}), mimetype="application/json")
+
+    return blp
+
+
+def _document_docs_routes(api: Api) -> None:
+    """flask-smorest serves /openapi.json and /docs but does not list them; the contract does."""
+    rules = {r.rule: r for r in api._app.url_map.iter_rules()}
+    api.spec.path(rule=rules["/openapi.json"], operations={"get": {
+        "operationId": "getOpenApi", "summary": "This OpenAPI document", "tags": ["service"],
+        "responses": {"200": {"description": "the spec", "content": {"application/json": {"schema": {"type": "object"}}}}},
+    }})
+    api.spec.path(rule=rules["/docs"], operations={"get": {
+        "operationId": "getDocs", "summary": "Interactive API docs", "tags": ["service"],
+        "responses": {"200": {"description": "an HTML page", "content": {"text/html": {"schema": {"type": "string"}}}}},
+    }})
+
+
+def _cors(app: Flask, origins: tuple[str, ...]) -> None:
+    allow_any = "*" in origins
+
+    @app.after_request
+    def _add(response: Response) -> Response:
+        origin = request.headers.get("Origin")
+        if origin and (allow_any or origin in origins):
+            response.headers["Access-Control-Allow-Origin"] = "*" if allow_any else origin
+            response.headers["Access-Control-Allow-Headers"] = "Authorization, Content-Type, Idempotency-Key, If-None-Match"
+            response.headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
+            response.headers["Access-Control-Expose-Headers"] = "ETag, Location, Retry-After"
+            if not allow_any:
+                response.headers["Vary"] = "Origin"
+        return response

@@ -1,0 +1,64 @@
+"""The ``cardtable`` command: ``cardtable serve`` and ``cardtable openapi``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def spec_document() -> dict:
+    """The OpenAPI document of the app, as served at /openapi.json."""
+    from service.app import create_app
+    from service.config import Settings
+    from service.store import MemoryStore
+
+    app = create_app(Settings(), store=MemoryStore())
+    with app.app_context():
+        return app.extensions["flask-smorest"]["apis"][""]["ext_obj"].spec.to_dict()  # type: ignore[no-any-return]
+
+
+def spec_text() -> str:
+    return json.dumps(spec_document(), indent=2, sort_keys=True) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="cardtable", description="Five card games behind one REST API.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser("serve", help="run the development server")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    spec = sub.add_parser("openapi", help="print the OpenAPI document")
+    spec.add_argument("--output", "-o", help="write to this file instead of standard output")
+    args = parser.parse_args(argv)
+
+    if args.command == "openapi":
+        text = spec_text()
+        if args.output:
+            with open(args.output, "w") as f:
+                f.write(text)
+        else:
+            sys.stdout.write(text)
+        return 0
+
+    from service.app import create_app
+    from service.config import Settings
+
+    # The dev server allows fixed deals (seed/deck) unless the environment says otherwise.
+    settings = Settings.from_env()
+    if "CARDTABLE_ALLOW_FIXED_DEALS" not in __import__("os").environ:
+        settings = Settings.from_env(allow_fixed_deals=True)
+    app = create_app(settings)
+    store = app.extensions["cardtable"].store
+    if store.kind == "memory":
+        print("cardtable: REDIS_URL is not set; using the in-process store (games live only in this process)",
+              file=sys.stderr)
+    else:
+        print(f"cardtable: using Redis at {settings.redis_url}", file=sys.stderr)
+    print(f"cardtable: serving on http://{args.host}:{args.port}  (API docs at /docs)", file=sys.stderr)
+    app.run(host=args.host, port=args.port, threaded=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

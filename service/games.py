@@ -1,0 +1,362 @@
+"""One blueprint factory that serves every game: catalogue entry, create, view, moves, log.
+
+Handlers are thin: load the snapshot, decode it, call the engine, encode, and write
+back with one compare-and-set. Nothing here knows any game's rules or names.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Response, current_app, request, url_for
+from flask_smorest import Blueprint
+
+from engines.core import Engine, IllegalMove, InvalidOptions, Move, move_from_json
+from schemas.common import BuiltSchemas, Problem
+from service import auth
+from service.bots import DEFAULT_BOT, MAX_BOT_MOVES, Bot
+from service.errors import PROBLEM, ApiError
+from service.records import SCHEMA_VERSION, UnknownSnapshot, dumps, loads_record
+from service.store import Loaded, Store
+
+GAME_ID_MAX = 64
+IDEMPOTENCY_KEY_MAX = 200
+#: A commit that lost the race is tried again (only when the client sent no `version`).
+COMMIT_ATTEMPTS = 3
+
+
+@dataclass
+class Runtime:
+    """What the handlers share, kept in ``app.extensions["cardtable"]``."""
+
+    store: Store
+    allow_fixed_deals: bool
+    game_ttl: int
+    bot: Bot = DEFAULT_BOT
+
+
+def runtime() -> Runtime:
+    return current_app.extensions["cardtable"]  # type: ignore[no-any-return]
+
+
+def _json(body: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:
+    response = Response(dumps(body), status=status, mimetype="application/json")
+    for k, v in (headers or {}).items():
+        response.headers[k] = v
+    return response
+
+
+def _nested_errors(flat: Mapping[str, str]) -> dict[str, Any]:
+    """``{"options.x": "msg"}`` -> ``{"options": {"x": ["msg"]}}``, the shape of schema errors."""
+    out: dict[str, Any] = {}
+    for key, msg in flat.items():
+        node = out
+        *path, last = key.split(".")
+        for part in path:
+            node = node.setdefault(part, {})
+        node.setdefault(last, []).append(msg)
+    return out
+
+
+def _not_found(game_id: str) -> ApiError:
+    return ApiError(404, "game_not_found", "No such game (it may have expired).")
+
+
+class _Game:
+    """The handlers of one game, closed over its engine."""
+
+    def __init__(self, engine: Engine, built: BuiltSchemas) -> None:
+        self.engine = engine
+        self.built = built
+
+    # --- loading and auth ---------------------------------------------------------------
+
+    def load(self, game_id: str) -> tuple[Loaded, dict[str, Any]]:
+        if len(game_id) > GAME_ID_MAX:
+            raise _not_found(game_id)
+        loaded = runtime().store.load(game_id)
+        if loaded is None:
+            raise _not_found(game_id)
+        try:
+            record = loads_record(loaded.snapshot)
+        except UnknownSnapshot as exc:
+            raise ApiError(409, "unknown_snapshot_version", f"The stored game cannot be read: {exc}.") from None
+        if record["game"] != self.engine.id:
+            raise _not_found(game_id)
+        return loaded, record
+
+    @staticmethod
+    def seat(record: Mapping[str, Any], required: bool) -> int | None:
+        token = auth.bearer(request.headers.get("Authorization"))
+        if token is None:
+            if required:
+                raise ApiError(401, "unauthorized", "This request needs a seat token: Authorization: Bearer <token>.",
+                               {"WWW-Authenticate": "Bearer"})
+            return None
+        seat = auth.seat_of(token, [s["hash"] for s in record["seats"]]) if token else None
+        if seat is None:
+            raise ApiError(401, "unauthorized", "The seat token is not valid for this game.",
+                           {"WWW-Authenticate": "Bearer"})
+        return seat
+
+    # --- bodies ---------------------------------------------------------------------------
+
+    def view_body(self, record: Mapping[str, Any], version: int, state: Any, seat: int | None) -> dict[str, Any]:
+        engine = self.engine
+        result = engine.result(state)
+        legal = [m.to_json() for m in engine.legal_moves(state, seat)] if seat is not None and result is None else []
+        return {
+            "game_id": record["game_id"],
+            "game": engine.id,
+            "version": version,
+            "status": "finished" if result is not None else "active",
+            "players": record["players"],
+            "seat": seat,
+            "to_move": list(engine.to_move(state)),
+            "state": engine.view(state, seat),
+            "legal_moves": legal,
+            "result": None if result is None else result.to_json(),
+            "provisional": engine.provisional,
+        }
+
+    def log_entry(self, before: Any, seat: int, move: Move, bot: bool, version: int, players: int) -> bytes:
+        full = move.to_json()
+        redacted = {}
+        for viewer in (None, *range(players)):
+            shown = self.engine.redact_move(before, seat, move, viewer)
+            if shown != full:
+                redacted["spectator" if viewer is None else str(viewer)] = shown
+        return dumps({"version": version, "seat": seat, "bot": bot, "move": full, "redacted": redacted})
+
+    def play_bots(self, record: Mapping[str, Any], state: Any, version: int) -> tuple[Any, list[bytes]]:
+        """Let every bot seat that is to move play, until a human is to move or the game ends."""
+        bots = {i for i, s in enumerate(record["seats"]) if s["bot"]}
+        entries: list[bytes] = []
+        for _ in range(MAX_BOT_MOVES):
+            if self.engine.result(state) is not None:
+                break
+            movers = [s for s in self.engine.to_move(state) if s in bots]
+            if not movers:
+                break
+            seat = movers[0]
+            move = runtime().bot.choose(self.engine, state, seat, record["seed"], version + len(entries))
+            after = self.engine.apply(state, seat, move)
+            entries.append(self.log_entry(state, seat, move, True, version + len(entries) + 1, record["players"]))
+            state = after
+        return state, entries
+
+    # --- handlers ---------------------------------------------------------------------------
+
+    def create(self, body: dict[str, Any]) -> Response:
+        rt = runtime()
+        engine = self.engine
+        if ("seed" in body or "deck" in body) and not rt.allow_fixed_deals:
+            raise ApiError(403, "fixed_deal_disabled", "This server does not accept `seed` or `deck`.")
+        players = body["players"]
+        bots = body["bots"]
+        bot_errors = []
+        if len(set(bots)) != len(bots):
+            bot_errors.append("seats may not repeat")
+        if any(b < 0 or b >= players for b in bots):
+            bot_errors.append(f"seats must be between 0 and {players - 1}")
+        if len(set(bots)) >= players:
+            bot_errors.append("at least one seat must be a human's")
+        if bot_errors:
+            raise ApiError(422, "validation_error", "The request body does not match the schema.",
+                           errors={"bots": bot_errors})
+        seed = body.get("seed") or secrets.token_hex(16)
+        deck = body.get("deck")
+        try:
+            state = engine.new_game(players, body.get("options") or {}, seed, deck)
+        except InvalidOptions as exc:
+            raise ApiError(422, "validation_error", "The game cannot be set up as asked.",
+                           errors=_nested_errors(exc.errors)) from None
+        tokens = [None if i in bots else auth.new_token() for i in range(players)]
+        game_id = secrets.token_urlsafe(12)
+        record = {
+            "schema": SCHEMA_VERSION,
+            "game": engine.id,
+            "game_id": game_id,
+            "players": players,
+            "options": body.get("options") or {},
+            "seed": seed,
+            "deck": deck,
+            "seats": [{"hash": None if t is None else auth.token_hash(t), "bot": t is None} for t in tokens],
+            "state": None,
+        }
+        state, entries = self.play_bots(record, state, 0)
+        record["state"] = engine.encode(state)
+        if not rt.store.create(game_id, dumps(record), entries, rt.game_ttl):
+            raise AssertionError("a fresh random game id was taken")  # 2**96 ids: a broken generator
+        created = {
+            "game_id": game_id,
+            "game": engine.id,
+            "version": len(entries),
+            "players": players,
+            "seats": [{"seat": i, "token": t, "bot": t is None} for i, t in enumerate(tokens)],
+        }
+        location = url_for(f"{engine.id}.view", game_id=game_id)
+        return _json(created, 201, {"Location": location})
+
+    def view(self, game_id: str) -> Response:
+        loaded, record = self.load(game_id)
+        seat = self.seat(record, required=False)
+        etag = f'"{loaded.version}.{"s" if seat is None else seat}"'
+        if etag in request.if_none_match or request.if_none_match.contains_weak(etag.strip('"')):
+            response = Response(status=304)
+            response.headers["ETag"] = etag
+            return response
+        state = self.engine.decode(record["state"])
+        return _json(self.view_body(record, loaded.version, state, seat), 200, {"ETag": etag})
+
+    def log(self, game_id: str) -> Response:
+        loaded, record = self.load(game_id)
+        seat = self.seat(record, required=False)
+        viewer = "spectator" if seat is None else str(seat)
+        entries = []
+        for raw in runtime().store.log(game_id):
+            e = json.loads(raw)
+            entries.append({"version": e["version"], "seat": e["seat"], "bot": e["bot"],
+                            "move": e["redacted"].get(viewer, e["move"])})
+        return _json({"game_id": game_id, "version": loaded.version, "entries": entries})
+
+    def submit(self, body: dict[str, Any], game_id: str) -> Response:
+        rt = runtime()
+        engine = self.engine
+        key = request.headers.get("Idempotency-Key")
+        if key is not None and not (0 < len(key) <= IDEMPOTENCY_KEY_MAX and key.isprintable()):
+            raise ApiError(422, "validation_error", "Idempotency-Key must be 1-200 printable characters.",
+                           errors={"Idempotency-Key": ["must be 1-200 printable characters"]})
+        for _ in range(COMMIT_ATTEMPTS):
+            loaded, record = self.load(game_id)
+            seat = self.seat(record, required=True)
+            assert seat is not None
+            fingerprint = hashlib.sha256(dumps([seat, body])).hexdigest()
+            if key is not None:
+                stored = rt.store.idempotent(game_id, key)
+                if stored is not None:
+                    return self._replay(stored, fingerprint)
+            version = body.get("version")
+            if version is not None and version != loaded.version:
+                raise ApiError(409, "stale_version", f"The game is at version {loaded.version}, not {version}.",
+                               current_version=loaded.version)
+            state = engine.decode(record["state"])
+            if engine.result(state) is not None:
+                raise ApiError(409, "game_over", "The game has finished.", current_version=loaded.version)
+            if seat not in engine.to_move(state):
+                raise ApiError(409, "not_your_turn", f"Seat {seat} is not to move.", current_version=loaded.version)
+            try:
+                move = move_from_json(engine.move_types, body["move"])
+                after = engine.apply(state, seat, move)
+            except IllegalMove as exc:
+                raise ApiError(422, "illegal_move", exc.message, reason=exc.reason) from None
+            entries = [self.log_entry(state, seat, move, False, loaded.version + 1, record["players"])]
+            after, bot_entries = self.play_bots(record, after, loaded.version + 1)
+            entries += bot_entries
+            new_version = loaded.version + len(entries)
+            record["state"] = engine.encode(after)
+            view = self.view_body(record, new_version, after, seat)
+            etag = f'"{new_version}.{seat}"'
+            idem_value = dumps({"fingerprint": fingerprint, "view": view, "etag": etag}) if key is not None else None
+            if rt.store.commit(game_id, loaded.version, dumps(record), entries, rt.game_ttl, key, idem_value):
+                return _json(view, 200, {"ETag": etag})
+            if version is not None:
+                current = rt.store.load(game_id)
+                now = current.version if current else loaded.version
+                raise ApiError(409, "stale_version", f"Another move was applied first; the game is at version {now}.",
+                               current_version=now)
+        raise ApiError(409, "stale_version", "The game changed while the move was applied; fetch the view and retry.")
+
+    @staticmethod
+    def _replay(stored: bytes, fingerprint: str) -> Response:
+        first = json.loads(stored)
+        if first["fingerprint"] != fingerprint:
+            raise ApiError(422, "idempotency_conflict",
+                           "This Idempotency-Key was used with a different request body or seat.")
+        return _json(first["view"], 200, {"ETag": first["etag"], "Idempotent-Replayed": "true"})
+
+
+P400 = (400, "bad_request: the body is not JSON")
+P401 = (401, "unauthorized: seat token missing, wrong, or of another game")
+P403 = (403, "fixed_deal_disabled: `seed` or `deck` sent while fixed deals are off")
+P404 = (404, "game_not_found: no such game, or it expired")
+P409 = (409, "stale_version, not_your_turn or game_over; `current_version` says where the game is")
+P413 = (413, "payload_too_large: the body is over the limit")
+P422 = (422, "validation_error (`errors` says where), illegal_move (`reason` says which rule), "
+             "or idempotency_conflict")
+P503 = (503, "store_unavailable: the store cannot be reached; nothing changed; retry after `Retry-After`")
+
+RETRY_AFTER = {"Retry-After": {"description": "seconds to wait before retrying", "schema": {"type": "integer"}}}
+BEARER_OPTIONAL = [{}, {"seatToken": []}]
+BEARER = [{"seatToken": []}]
+IDEMPOTENCY = {
+    "in": "header", "name": "Idempotency-Key", "required": False,
+    "description": "makes a retry answer as the first request did and apply nothing twice; "
+                   "a random value (e.g. a UUID) per intended move",
+    "schema": {"type": "string", "minLength": 1, "maxLength": IDEMPOTENCY_KEY_MAX},
+}
+IF_NONE_MATCH = {"in": "header", "name": "If-None-Match", "required": False,
+                 "description": "an ETag from an earlier view: 304 if the view is unchanged",
+                 "schema": {"type": "string"}}
+
+
+def _alt(blp: Blueprint, *problems: tuple[int, str]) -> Any:
+    def wrap(fn: Any) -> Any:
+        for status, description in problems:
+            headers = RETRY_AFTER if status == 503 else None
+            fn = blp.alt_response(status, schema=Problem, description=description,
+                                  content_type=PROBLEM, headers=headers)(fn)
+        return fn
+
+    return wrap
+
+
+def make_blueprint(engine: Engine, built: BuiltSchemas) -> Blueprint:
+    """All routes of one game under ``/v1/<game>``, documented with its own schemas."""
+    game = _Game(engine, built)
+    prefix = built.prefix
+    blp = Blueprint(engine.id, engine.id, url_prefix=f"/v1/{engine.id}", description=engine.title)
+
+    @blp.route("/games", methods=["POST"], endpoint="create")
+    @blp.arguments(built.create_request)
+    @blp.response(201, built.create_response, description="the new game",
+                  headers={"Location": {"description": "URL of the game's view", "schema": {"type": "string"}}})
+    @_alt(blp, P400, P403, P413, P422, P503)
+    @blp.doc(operationId=f"create{prefix}Game", summary=f"Start a game of {engine.title}",
+             parameters=[IDEMPOTENCY])
+    def create(body: dict[str, Any]) -> Response:
+        return game.create(body)
+
+    @blp.route("/games/<string(maxlength=64):game_id>", methods=["GET"], endpoint="view")
+    @blp.response(200, built.view, description="the caller's view",
+                  headers={"ETag": {"description": "names the version and the seat", "schema": {"type": "string"}}})
+    @blp.alt_response(304, description="not modified since the ETag in If-None-Match")
+    @_alt(blp, P401, P404, P503)
+    @blp.doc(operationId=f"get{prefix}View", summary="A seat's view (with its token) or the spectator view",
+             parameters=[IF_NONE_MATCH], security=BEARER_OPTIONAL)
+    def view(game_id: str) -> Response:
+        return game.view(game_id)
+
+    @blp.route("/games/<string(maxlength=64):game_id>/moves", methods=["POST"], endpoint="submit")
+    @blp.arguments(built.move_request)
+    @blp.response(200, built.view, description="the mover's new view, after any bot moves that followed")
+    @_alt(blp, P400, P401, P404, P409, P413, P422, P503)
+    @blp.doc(operationId=f"submit{prefix}Move", summary="Submit one move for the caller's seat",
+             parameters=[IDEMPOTENCY], security=BEARER)
+    def submit(body: dict[str, Any], game_id: str) -> Response:
+        return game.submit(body, game_id)
+
+    @blp.route("/games/<string(maxlength=64):game_id>/log", methods=["GET"], endpoint="log")
+    @blp.response(200, built.log, description="the move log, redacted for the caller")
+    @_alt(blp, P401, P404, P503)
+    @blp.doc(operationId=f"get{prefix}Log", summary="The move log, redacted for the caller",
+             security=BEARER_OPTIONAL)
+    def log(game_id: str) -> Response:
+        return game.log(game_id)
+
+    return blp
