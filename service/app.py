@@ -141,7 +141,8 @@ def _document_docs_routes(api: Api) -> None:
     rules = {r.rule: r for r in api._app.url_map.iter_rules()}
     api.spec.path(rule=rules["/openapi.json"], operations={"get": {
         "operationId": "getOpenApi", "summary": "This OpenAPI document", "tags": ["service"],
-        "responses": {"200": {"description": "the spec", "content": {"application/json": {"schema": {"type": "object"}}}}},
+        "responses": {"200": {"description": "the spec",
+                              "content": {"application/json": {"schema": {"type": "object"}}}}},
     }})
     api.spec.path(rule=rules["/docs"], operations={"get": {
         "operationId": "getDocs", "summary": "Interactive API docs", "tags": ["service"],
@@ -157,7 +158,8 @@ def _cors(app: Flask, origins: tuple[str, ...]) -> None:
         origin = request.headers.get("Origin")
         if origin and (allow_any or origin in origins):
             response.headers["Access-Control-Allow-Origin"] = "*" if allow_any else origin
-            response.headers["Access-Control-Allow-Headers"] = "Authorization, Content-Type, Idempotency-Key, If-None-Match"
+            response.headers["Access-Control-Allow-Headers"] = (
+                "Authorization, Content-Type, Idempotency-Key, If-None-Match")
             response.headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
             response.headers["Access-Control-Expose-Headers"] = "ETag, Location, Retry-After"
             if not allow_any:

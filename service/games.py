@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import Response, current_app, request, url_for
-from flask_smorest import Blueprint
+from flask_smorest import Blueprint as SmorestBlueprint
+from webargs.flaskparser import FlaskParser
 
 from engines.core import Engine, IllegalMove, InvalidOptions, Move, move_from_json
 from schemas.common import BuiltSchemas, Problem
@@ -28,6 +29,18 @@ GAME_ID_MAX = 64
 IDEMPOTENCY_KEY_MAX = 200
 #: A commit that lost the race is tried again (only when the client sent no `version`).
 COMMIT_ATTEMPTS = 3
+
+
+class _Parser(FlaskParser):
+    """Reads bodies with ``request.get_json`` so that the app's guarded JSON loader (depth
+    limit -> 400) applies and the body is parsed once."""
+
+    def _raw_load_json(self, req: Any) -> Any:
+        return req.get_json(cache=True)
+
+
+class Blueprint(SmorestBlueprint):
+    ARGUMENTS_PARSER = _Parser()
 
 
 @dataclass

@@ -1,0 +1,76 @@
+"""Shared helpers for tests: random legal playouts over any engine, and the wire schemas."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from engines.core import Engine, Move
+from schemas import SCHEMAS
+from schemas.common import BuiltSchemas, build
+
+_BUILT: dict[str, BuiltSchemas] = {}
+
+
+def built(engine: Engine) -> BuiltSchemas:
+    if engine.id not in _BUILT:
+        _BUILT[engine.id] = build(engine, SCHEMAS[engine.id])
+    return _BUILT[engine.id]
+
+
+#: Options that keep random playouts of long matches short in tests, per option name.
+SHORT_MATCH = {"max_hands": 1, "max_deals": 1, "max_rounds": 1, "sections_per_game": 1, "target": None}
+
+
+def short_options(engine: Engine) -> dict[str, Any]:
+    """Options that make one random playout a single deal/hand where the game allows it."""
+    names = {o.name: o for o in engine.options}
+    out: dict[str, Any] = {}
+    for name, value in SHORT_MATCH.items():
+        opt = names.get(name)
+        if opt is None or value is None:
+            continue
+        if opt.check(value) is None:
+            out[name] = value
+    return out
+
+
+@dataclass
+class Step:
+    state: Any
+    seat: int
+    move: Move
+    legal: tuple[Move, ...]
+
+
+def playout(engine: Engine, players: int, seed: str, options: dict[str, Any] | None = None,
+            max_steps: int = 100_000) -> Iterator[Step]:
+    """Play random listed moves until the game ends, yielding each position before its move."""
+    rng = random.Random(f"playout/{seed}")
+    state = engine.new_game(players, options if options is not None else short_options(engine), seed)
+    for _ in range(max_steps):
+        if engine.result(state) is not None:
+            return
+        movers = engine.to_move(state)
+        assert movers, "a running game has no seat to move"
+        seat = movers[int(rng.random() * len(movers))]
+        legal = engine.legal_moves(state, seat)
+        assert legal, f"seat {seat} is to move but has no legal move"
+        move = legal[int(rng.random() * len(legal))]
+        yield Step(state, seat, move, legal)
+        state = engine.apply(state, seat, move)
+    raise AssertionError(f"{engine.id}: no end after {max_steps} moves")
+
+
+def final_state(engine: Engine, players: int, seed: str, options: dict[str, Any] | None = None) -> Any:
+    state = engine.new_game(players, options if options is not None else short_options(engine), seed)
+    for step in playout(engine, players, seed, options):
+        state = engine.apply(step.state, step.seat, step.move)
+    return state
+
+
+def canonical(data: Any) -> str:
+    return json.dumps(data, sort_keys=True)
