@@ -46,7 +46,7 @@ class StenResultDetail(Schema):
     """How a game of Sten ended."""
 
     stone_holder = fields.Integer(required=True, allow_none=True)
-    reason = fields.String(required=True, validate=validate.OneOf(["empty_hand", "play_all", "stalled"]))
+    reason = fields.String(required=True, validate=validate.OneOf(["empty_hand", "play_all", "stalled", "max_turns"]))
 
 
 GAME = GameSchemas(prefix="Sten", state=StenState, result_detail=StenResultDetail)

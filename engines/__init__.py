@@ -1,0 +1,17 @@
+"""The game engines, keyed by game id.
+
+REGISTRY is explicit: a game is hosted by adding its engine here and its schema
+module to ``schemas.SCHEMAS``; the service never names a game.
+"""
+
+from __future__ import annotations
+
+from engines import sten
+from engines.core import Engine
+
+_ENGINES: tuple[Engine, ...] = (
+    # registered engines, one per line:
+    sten.ENGINE,
+)
+
+REGISTRY: dict[str, Engine] = {e.id: e for e in _ENGINES}

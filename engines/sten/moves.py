@@ -1,0 +1,42 @@
+"""The three moves of Sten (seeds/sten.md section 5): ``play``, ``stein`` and ``play_all``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from engines.core import Move
+
+
+@dataclass(frozen=True)
+class Play(Move):
+    """Place one card on the layout: from the mover's hand, or (policy ``open``) from the open
+    remainder. A card exists once in the deck, so its code alone says where it comes from."""
+
+    type: ClassVar[str] = "play"
+    card: str = field(
+        metadata={"doc": "Code of the card to place, e.g. '8H'; taken from the hand, or from the open remainder."}
+    )
+
+
+@dataclass(frozen=True)
+class Stein(Move):
+    """Say "Stein" ("stone"): no card fits; the sayer takes the stone and the turn passes."""
+
+    type: ClassVar[str] = "stein"
+
+
+@dataclass(frozen=True)
+class PlayAll(Move):
+    """Declare that every hand card can be laid in one turn, in the order given."""
+
+    type: ClassVar[str] = "play_all"
+    cards: tuple[str, ...] = field(
+        metadata={
+            "doc": "Every card of the hand, each once, in the order they are laid (with option "
+            "play_all_may_use_remainder also open-remainder cards that bridge gaps)."
+        }
+    )
+
+
+MOVE_TYPES: tuple[type[Move], ...] = (Play, Stein, PlayAll)

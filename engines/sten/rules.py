@@ -1,0 +1,401 @@
+"""The rules of Sten ("Stein"): dealing, legal moves, applying a move, the result.
+
+Seed: seeds/sten.de.txt; rules as implemented and every ruling: seeds/sten.md (section numbers
+below refer to it). Research: RULES-RESEARCH.md section 1 (ids A-S1 ... A-S12).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+
+from engines.cards import RANK_VALUE, SUITS, code, is_card, rank_of, remove_cards, shuffled, sort_cards, standard_deck
+from engines.core import (
+    JSON,
+    IllegalMove,
+    InvalidOptions,
+    Move,
+    Option,
+    Result,
+    check_deck,
+    check_players,
+    resolve_options,
+)
+from engines.sten.moves import Play, PlayAll, Stein
+from engines.sten.state import OPENING_CARD, RANK_CODE, StenOptions, StenState, fits, place, suit_index
+
+PLAYERS = range(2, 9)  # A-S2: 2 to 8 players
+
+OPTIONS: tuple[Option, ...] = (
+    Option(
+        "remainder_policy",
+        "choice",
+        "open",
+        "What happens to the 52 mod N cards an equal deal leaves over (A-S1): 'open' = face up beside the "
+        "layout, anyone may play them on his turn; 'uneven' = deal all cards, the first seats get one more; "
+        "'dead' = face down out of play (the game may stall, A-S9); 'restrict' = only 2 or 4 players.",
+        choices=("open", "uneven", "dead", "restrict"),
+    ),
+    Option(
+        "allow_voluntary_stein",
+        "bool",
+        False,
+        "May a player say 'Stein' (and take the stone) although a card fits (A-S3)?",
+    ),
+    Option(
+        "play_all_validation",
+        "choice",
+        "submitted_order",
+        "How a play-all declaration is judged (A-S5): 'submitted_order' = every card must fit in the order "
+        "submitted; 'any_order' = it succeeds when some order of the same cards fits.",
+        choices=("submitted_order", "any_order"),
+    ),
+    Option(
+        "play_all_may_use_remainder",
+        "bool",
+        False,
+        "May a play-all declaration include open-remainder cards to bridge gaps (A-S7)?",
+    ),
+    Option(
+        "failed_play_all_ends_turn",
+        "bool",
+        True,
+        "Does a failed play-all declaration end the turn (A-S6)? If false, the player then plays one card "
+        "or says 'Stein' as on an ordinary turn (no second declaration).",
+    ),
+    Option(
+        "stone_winner_conflict",
+        "choice",
+        "previous_holder",
+        "Who loses when the winner holds the stone (A-S8): 'previous_holder' = whoever held it before the "
+        "winner took it (nobody if nobody did); 'none' = nobody; 'both' = the winner is also the loser.",
+        choices=("previous_holder", "none", "both"),
+    ),
+    Option(
+        "max_turns",
+        "int",
+        2000,
+        "Safety cap: the game is aborted (no winner, no loser) after this many turns. Only voluntary "
+        "'Stein' or repeated failed declarations can make a game this long.",
+        minimum=1,
+    ),
+)
+
+DECK: tuple[str, ...] = standard_deck()
+
+
+# --- setup -------------------------------------------------------------------------------------------
+
+
+def new_game(players: int, options: Mapping[str, JSON] | None, seed: str, deck: Sequence[str] | None) -> StenState:
+    """Deal a game (seeds/sten.md sections 2 and 3).
+
+    The deck (top card first) is dealt one card at a time, clockwise, the first card to seat 0.
+    Policies open/dead/restrict deal ``52 // N`` cards to each seat and the rest (in deck order)
+    becomes the open remainder or the dead pile; ``uneven`` deals all 52 cards, so seats
+    ``0 .. 52 % N - 1`` get one card more. The 7H holder must open; if the 7H lies in the open
+    remainder it is placed at once and seat 0 moves first; if it is dead, seat 0 moves first.
+    """
+    check_players(players, PLAYERS)
+    opts = StenOptions(**resolve_options(OPTIONS, options))
+    if opts.remainder_policy == "restrict" and players not in (2, 4):
+        raise InvalidOptions({"players": "remainder_policy 'restrict' allows only 2 or 4 players"})
+    cards = check_deck(deck, DECK) if deck is not None else shuffled(DECK, seed, "deal")
+    dealt = len(cards) if opts.remainder_policy == "uneven" else len(cards) // players * players
+    hands = tuple(sort_cards(cards[seat:dealt:players]) for seat in range(players))
+    rest = cards[dealt:]
+    remainder = sort_cards(rest) if opts.remainder_policy == "open" else ()
+    dead = rest if opts.remainder_policy == "dead" else ()
+    low = high = (0, 0, 0, 0)
+    holder = next((seat for seat, hand in enumerate(hands) if OPENING_CARD in hand), None)
+    if OPENING_CARD in remainder:
+        # research 1.2.4: the open 7H is laid out during setup; seat 0 begins.
+        low, high = place(OPENING_CARD, low, high)
+        remainder = tuple(c for c in remainder if c != OPENING_CARD)
+    state = StenState(
+        players=players,
+        options=opts,
+        hands=hands,
+        remainder=remainder,
+        dead=dead,
+        low=low,
+        high=high,
+        current=0 if holder is None else holder,
+        opening=holder is not None,
+        stone=None,
+        stone_before=None,
+        turn=0,
+        failed_play_all=False,
+        winner=None,
+        end=None,
+    )
+    return _check_stall(state)
+
+
+# --- legality ----------------------------------------------------------------------------------------
+
+
+def playable(state: StenState, seat: int) -> tuple[str, ...]:
+    """The cards ``seat`` may place now: fitting hand cards, then fitting open-remainder cards."""
+    hand = tuple(c for c in state.hands[seat] if fits(c, state.low, state.high))
+    return hand + tuple(c for c in state.remainder if fits(c, state.low, state.high))
+
+
+def play_all_order(state: StenState, seat: int) -> tuple[str, ...] | None:
+    """One order in which ``seat`` can lay every hand card this turn, or None (section 6).
+
+    Suit by suit: the 7 first when the suit is closed, then upwards, then downwards. With
+    ``play_all_may_use_remainder`` the open-remainder cards needed to close gaps are included
+    (only those); without it a gap makes the declaration impossible.
+    """
+    hand = state.hands[seat]
+    if not hand:
+        return None
+    available = set(hand)
+    if state.options.play_all_may_use_remainder:
+        available.update(state.remainder)
+    by_suit: dict[int, list[int]] = {}
+    for c in hand:
+        by_suit.setdefault(suit_index(c), []).append(_rank(c))
+    order: list[str] = []
+    for i in sorted(by_suit):
+        ranks = by_suit[i]
+        lo, hi = state.low[i], state.high[i]
+        suit = SUITS[i]
+        if lo == 0:
+            lo = hi = 7
+            wanted = [7]
+        else:
+            wanted = []
+        wanted += list(range(hi + 1, max(max(ranks), hi) + 1))
+        wanted += list(range(lo - 1, min(min(ranks), lo) - 1, -1))
+        for r in wanted:
+            c = code(RANK_CODE[r], suit)
+            if c not in available:
+                return None
+            order.append(c)
+    return tuple(order)
+
+
+def judge_play_all(state: StenState, cards: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The order to lay ``cards`` in, or None when the declaration fails (section 6).
+
+    ``submitted_order``: the cards as given, each must fit when its turn comes (earlier cards
+    count). ``any_order``: any order that fits; placing a card only ever makes more cards fit,
+    so greedily placing whatever fits finds an order whenever one exists.
+    """
+    low, high = state.low, state.high
+    if state.options.play_all_validation == "submitted_order":
+        for c in cards:
+            if not fits(c, low, high):
+                return None
+            low, high = place(c, low, high)
+        return cards
+    left = list(cards)
+    order: list[str] = []
+    progress = True
+    while left and progress:
+        progress = False
+        for c in list(left):
+            if fits(c, low, high):
+                low, high = place(c, low, high)
+                order.append(c)
+                left.remove(c)
+                progress = True
+    return tuple(order) if not left else None
+
+
+def legal_moves(state: StenState, seat: int) -> tuple[Move, ...]:
+    """Every move ``seat`` may post now (section 5).
+
+    The opener may only play the 7H. Otherwise: one ``play`` per fitting card (hand, then open
+    remainder); ``stein`` when nothing fits (or always, with ``allow_voluntary_stein``); and one
+    successful ``play_all`` order when one exists. Failing declarations are legal too (they cost
+    the stone) but are not listed: a client builds one by listing its whole hand in any order.
+    """
+    if state.over or seat != state.current:
+        return ()
+    if state.opening:
+        return (Play(OPENING_CARD),)
+    plays = playable(state, seat)
+    moves: list[Move] = [Play(c) for c in plays]
+    if not plays or state.options.allow_voluntary_stein:
+        moves.append(Stein())
+    if not state.failed_play_all:
+        order = play_all_order(state, seat)
+        if order is not None:
+            moves.append(PlayAll(order))
+    return tuple(moves)
+
+
+# --- applying a move ---------------------------------------------------------------------------------
+
+
+def apply(state: StenState, seat: int, move: Move) -> StenState:
+    """The state after ``seat`` makes ``move``; IllegalMove (and nothing changed) otherwise."""
+    if state.over:
+        raise IllegalMove("game_over", "the game is over")
+    if not isinstance(seat, int) or seat != state.current:
+        raise IllegalMove("not_your_turn", "it is not this seat's turn")
+    if isinstance(move, Play):
+        return _apply_play(state, seat, move.card)
+    if isinstance(move, Stein):
+        return _apply_stein(state, seat)
+    if isinstance(move, PlayAll):
+        return _apply_play_all(state, seat, move.cards)
+    raise IllegalMove("malformed_move", "unknown move type")
+
+
+def _apply_play(state: StenState, seat: int, card: object) -> StenState:
+    """Section 5.1: place one fitting card from the hand or the open remainder; the turn passes."""
+    if not isinstance(card, str) or not is_card(card) or card == "JK":
+        raise IllegalMove("malformed_move", "card must be a card code such as '8H'")
+    if state.opening and card != OPENING_CARD:
+        raise IllegalMove("must_open_with_7h", "the game opens with the 7 of hearts")
+    hand = state.hands[seat]
+    if card in hand:
+        from_hand = True
+    elif card in state.remainder:
+        from_hand = False
+    else:
+        raise IllegalMove("card_not_in_hand", f"{card} is neither in your hand nor in the open remainder")
+    if not fits(card, state.low, state.high):
+        raise IllegalMove("card_does_not_fit", f"{card} does not fit the layout now")
+    low, high = place(card, state.low, state.high)
+    if from_hand:
+        hands = _replace_hand(state.hands, seat, tuple(c for c in hand if c != card))
+        state = dataclasses.replace(state, hands=hands, low=low, high=high, opening=False)
+        if not hands[seat]:
+            return dataclasses.replace(state, winner=seat, end="empty_hand", turn=state.turn + 1)
+    else:
+        remainder = tuple(c for c in state.remainder if c != card)
+        state = dataclasses.replace(state, remainder=remainder, low=low, high=high)
+    return _next_turn(state)
+
+
+def _apply_stein(state: StenState, seat: int) -> StenState:
+    """Section 5.2: say "Stein" only when nothing fits (A-S3); the sayer takes the stone."""
+    if state.opening:
+        raise IllegalMove("must_open_with_7h", "the game opens with the 7 of hearts")
+    if not state.options.allow_voluntary_stein and playable(state, seat):
+        raise IllegalMove("card_fits", "you may say 'Stein' only when none of your cards fits")
+    return _next_turn(_take_stone(state, seat))
+
+
+def _apply_play_all(state: StenState, seat: int, cards: object) -> StenState:
+    """Section 6: the declaration to lay every hand card in one turn.
+
+    A well-formed declaration names every hand card exactly once (plus, with
+    ``play_all_may_use_remainder``, open-remainder cards); one that does not is refused
+    unchanged. Success places them all and wins at once; failure takes nothing off the hand,
+    restores the layout, and the declarer takes the stone.
+    """
+    if not isinstance(cards, tuple) or not all(isinstance(c, str) and is_card(c) for c in cards):
+        raise IllegalMove("malformed_move", "cards must be a list of card codes")
+    if state.opening:
+        raise IllegalMove("must_open_with_7h", "the game opens with the 7 of hearts")
+    if state.failed_play_all:
+        raise IllegalMove("play_all_already_failed", "a failed declaration cannot be repeated in the same turn")
+    if len(set(cards)) != len(cards):
+        raise IllegalMove("duplicate_card", "a card is named twice")
+    hand = state.hands[seat]
+    extra = remove_cards(cards, hand)
+    if extra is None:
+        raise IllegalMove("play_all_not_whole_hand", "a declaration must name every card of your hand")
+    for c in extra:
+        if c not in state.remainder:
+            raise IllegalMove("card_not_in_hand", f"{c} is neither in your hand nor in the open remainder")
+        if not state.options.play_all_may_use_remainder:
+            raise IllegalMove("remainder_not_allowed", "a declaration may name only your hand cards")
+    order = judge_play_all(state, cards)
+    if order is None:
+        state = dataclasses.replace(_take_stone(state, seat), failed_play_all=True)
+        return _next_turn(state) if state.options.failed_play_all_ends_turn else state
+    low, high = state.low, state.high
+    for c in order:
+        low, high = place(c, low, high)
+    used = set(extra)
+    return dataclasses.replace(
+        state,
+        hands=_replace_hand(state.hands, seat, ()),
+        remainder=tuple(c for c in state.remainder if c not in used),
+        low=low,
+        high=high,
+        winner=seat,
+        end="play_all",
+        turn=state.turn + 1,
+    )
+
+
+def _take_stone(state: StenState, seat: int) -> StenState:
+    """The seat takes the stone from whoever holds it (section 5.2); remember the previous holder."""
+    if state.stone == seat:
+        return state
+    return dataclasses.replace(state, stone=seat, stone_before=state.stone)
+
+
+def _next_turn(state: StenState) -> StenState:
+    """Pass the turn clockwise (A-S11), then apply the stall rule and the safety cap."""
+    state = dataclasses.replace(
+        state, current=(state.current + 1) % state.players, turn=state.turn + 1, failed_play_all=False
+    )
+    state = _check_stall(state)
+    if not state.over and state.turn >= state.options.max_turns:
+        state = dataclasses.replace(state, end="max_turns")
+    return state
+
+
+def _check_stall(state: StenState) -> StenState:
+    """A-S9 (policy ``dead`` only): when no card in any hand fits and none ever can again, the game
+    ends as "stalled"; the seat with the fewest cards wins (a tie: nobody).
+
+    The layout changes only when a card is placed, so "no hand card fits now" means no card
+    will ever fit. With the other policies every missing card is held by someone and the game
+    cannot stall (termination invariant, tested).
+    """
+    if state.options.remainder_policy != "dead" or state.opening:
+        return state
+    if any(fits(c, state.low, state.high) for hand in state.hands for c in hand):
+        return state
+    sizes = [len(h) for h in state.hands]
+    fewest = min(sizes)
+    winner = sizes.index(fewest) if sizes.count(fewest) == 1 else None
+    return dataclasses.replace(state, winner=winner, end="stalled")
+
+
+# --- the result --------------------------------------------------------------------------------------
+
+
+def result(state: StenState) -> Result | None:
+    """Section 7: the first empty hand wins; the stone holder loses (A-S8 when he is the winner)."""
+    if not state.over:
+        return None
+    detail: dict[str, JSON] = {"stone_holder": state.stone, "reason": state.end}
+    if state.end == "max_turns":
+        return Result(status="aborted", detail=detail)
+    winners = () if state.winner is None else (state.winner,)
+    return Result(status="finished", winners=winners, losers=_losers(state), detail=detail)
+
+
+def _losers(state: StenState) -> tuple[int, ...]:
+    if state.stone is None:
+        return ()  # nobody ever said "Stein"
+    if state.stone != state.winner:
+        return (state.stone,)
+    conflict = state.options.stone_winner_conflict
+    if conflict == "both":
+        return (state.stone,)
+    if conflict == "previous_holder" and state.stone_before is not None:
+        return (state.stone_before,)
+    return ()
+
+
+# --- helpers -----------------------------------------------------------------------------------------
+
+
+def _replace_hand(hands: tuple[tuple[str, ...], ...], seat: int, hand: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    return hands[:seat] + (hand,) + hands[seat + 1 :]
+
+
+def _rank(card: str) -> int:
+    return RANK_VALUE[rank_of(card)]

@@ -1,0 +1,103 @@
+"""What each seat may see of a game of Sten (seeds/sten.md section 9), and the leak-check hook."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engines.cards import SUITS, code, shuffled, sort_cards
+from engines.core import JSON, Move
+from engines.sten.moves import PlayAll
+from engines.sten.rules import judge_play_all
+from engines.sten.state import OPENING_CARD, RANK_CODE, StenState, fits, next_cards, place
+
+
+def view(state: StenState, seat: int | None) -> dict[str, JSON]:
+    """The game-specific ``state`` of a view, for ``seat`` (None = spectator).
+
+    Keys (always all present):
+
+    - ``hand`` (list[str] | None): the viewer's own cards, sorted by suit C, D, H, S then rank
+      A..K; None for a spectator.
+    - ``hand_counts`` (list[int]): number of cards in each seat's hand, indexed by seat.
+    - ``layout`` (list[dict], always 4 entries, suits C, D, H, S), each entry:
+        - ``suit`` (str): "C" | "D" | "H" | "S".
+        - ``opened`` (bool): the suit's 7 is on the table.
+        - ``cards`` (list[str]): every card placed in this suit, ascending rank; [] when not opened.
+        - ``upper_done`` (bool): the king is placed, so the upper stack 8..K is out of play.
+        - ``lower_done`` (bool): the ace is placed, so the lower stack 6..A is out of play.
+        - ``fits`` (list[str]): the cards of this suit that may be placed now (0 to 2 codes;
+          the 7 while the suit is not opened).
+    - ``remainder`` (list[str]): the open remainder, face up, sorted (policy "open"; else []).
+    - ``dead_count`` (int): face-down cards out of play (policy "dead"; else 0).
+    - ``stone_holder`` (int | None): seat holding the stone; None while it lies in the middle.
+    - ``opening`` (bool): the 7H holder has still to open the game (his only move is playing 7H).
+    - ``failed_play_all`` (bool): the seat to move already failed a play-all declaration this
+      turn and must now play a card or say "Stein" (option failed_play_all_ends_turn=false).
+    - ``turn`` (int): number of completed turns.
+    """
+    return {
+        "hand": None if seat is None else list(state.hands[seat]),
+        "hand_counts": [len(h) for h in state.hands],
+        "layout": [_suit_view(state, i, s) for i, s in enumerate(SUITS)],
+        "remainder": list(state.remainder),
+        "dead_count": len(state.dead),
+        "stone_holder": state.stone,
+        "opening": state.opening,
+        "failed_play_all": state.failed_play_all,
+        "turn": state.turn,
+    }
+
+
+def _suit_view(state: StenState, i: int, suit: str) -> dict[str, JSON]:
+    low, high = state.low[i], state.high[i]
+    return {
+        "suit": suit,
+        "opened": low != 0,
+        "cards": [code(RANK_CODE[r], suit) for r in range(low, high + 1)] if low else [],
+        "upper_done": high == 13,
+        "lower_done": low == 1,
+        "fits": [c for c in next_cards(state.low, state.high) if c[-1] == suit],
+    }
+
+
+def redact_move(state_before: StenState, seat: int, move: Move, viewer: int | None) -> dict[str, JSON]:
+    """The log entry of ``move`` as ``viewer`` may see it.
+
+    Plays and "Stein" are public. A successful declaration is public (its cards end on the
+    table). Of a failed one, others see only the cards laid before the first that did not fit
+    (they were on the table and taken back, seeds/sten.md section 6); the mover sees all.
+    """
+    data = move.to_json()
+    if not isinstance(move, PlayAll) or viewer == seat or judge_play_all(state_before, move.cards) is not None:
+        return data
+    low, high = state_before.low, state_before.high
+    shown: list[str] = []
+    for c in move.cards:
+        if not fits(c, low, high):
+            break
+        low, high = place(c, low, high)
+        shown.append(c)
+    data["cards"] = shown
+    return data
+
+
+def shuffle_hidden(state: StenState, seat: int | None, seed: str) -> StenState:
+    """Test hook: permute the cards hidden from ``seat`` (other hands, the dead pile) among their places.
+
+    The unplaced 7H stays where it is: while the game is opening its holder is public (he is
+    the seat to move), and a dead 7H is what lets seat 0 begin.
+    """
+    hidden = [s for s in range(state.players) if s != seat]
+    pinned = OPENING_CARD if state.low[SUITS.index("H")] == 0 else None
+    pool = [c for s in hidden for c in state.hands[s] if c != pinned] + [c for c in state.dead if c != pinned]
+    mixed = list(shuffled(pool, seed, "shuffle_hidden"))
+    hands = list(state.hands)
+    for s in hidden:
+        keep = [c for c in state.hands[s] if c == pinned]
+        take = len(state.hands[s]) - len(keep)
+        hands[s] = sort_cards(keep + mixed[:take])
+        del mixed[:take]
+    keep_dead = [c for c in state.dead if c == pinned]
+    dead = tuple(keep_dead + mixed)
+    assert len(dead) == len(state.dead)
+    return replace(state, hands=tuple(hands), dead=dead)
