@@ -5,6 +5,8 @@ Every value can be overridden by the environment (see the README's configuration
 
 import multiprocessing
 import os
+import shutil
+import tempfile
 
 # Fixed deals (`seed`/`deck` on create) are for tests and tournaments: off in production
 # unless the operator turns them on explicitly.
@@ -19,7 +21,24 @@ graceful_timeout = 20
 keepalive = 5
 max_requests = 10_000  # recycle workers now and then; jitter avoids all at once
 max_requests_jitter = 1_000
-accesslog = os.environ.get("CARDTABLE_ACCESS_LOG") or None
+accesslog = None  # the app logs every request itself, as JSON with its request id
 errorlog = "-"
 loglevel = os.environ.get("CARDTABLE_LOG_LEVEL", "info")
 forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+
+# Prometheus metrics are kept per worker in files under this directory and summed at
+# /metrics; it is emptied when the server starts.
+_metrics_dir = os.path.join(tempfile.gettempdir(), f"cardtable-metrics-{os.getpid()}")
+os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", _metrics_dir)
+
+
+def on_starting(server):  # noqa: ARG001 -- gunicorn's hook signature
+    path = os.environ["PROMETHEUS_MULTIPROC_DIR"]
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(path, exist_ok=True)
+
+
+def child_exit(server, worker):  # noqa: ARG001
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)

@@ -6,12 +6,12 @@ module to ``schemas.SCHEMAS``; the service never names a game.
 
 from __future__ import annotations
 
-from engines import sten
+from engines import conquian, sten
 from engines.core import Engine
 
 _ENGINES: tuple[Engine, ...] = (
-    # registered engines, one per line:
     sten.ENGINE,
+    conquian.ENGINE,
 )
 
 REGISTRY: dict[str, Engine] = {e.id: e for e in _ENGINES}

@@ -6,10 +6,10 @@ A game is hosted by adding its engine to ``engines.REGISTRY`` and its module's
 
 from __future__ import annotations
 
-from schemas import sten
+from schemas import conquian, sten
 from schemas.common import GameSchemas
 
 SCHEMAS: dict[str, GameSchemas] = {
-    # registered schema modules, one per line:
     "sten": sten.GAME,
+    "conquian": conquian.GAME,
 }

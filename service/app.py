@@ -14,7 +14,7 @@ from flask_smorest import Blueprint as SmorestBlueprint
 from engines import REGISTRY
 from schemas import SCHEMAS
 from schemas.common import Catalogue, Health, Problem, build
-from service import errors
+from service import errors, observability
 from service.config import Settings
 from service.errors import ApiError
 from service.games import P503, RETRY_AFTER, Runtime, make_blueprint
@@ -92,6 +92,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     )
     api = _Api(app, spec_kwargs={"marshmallow_plugin": CardtablePlugin()})
     errors.register(app, settings.retry_after)
+    observability.init(app, settings.request_log)
     api.register_blueprint(_service_blueprint())
     for game_id, engine in REGISTRY.items():
         api.register_blueprint(make_blueprint(engine, build(engine, SCHEMAS[game_id])))
@@ -143,6 +144,11 @@ def _document_docs_routes(api: Api) -> None:
         "operationId": "getOpenApi", "summary": "This OpenAPI document", "tags": ["service"],
         "responses": {"200": {"description": "the spec",
                               "content": {"application/json": {"schema": {"type": "object"}}}}},
+    }})
+    api.spec.path(rule=rules["/metrics"], operations={"get": {
+        "operationId": "getMetrics", "summary": "Prometheus metrics", "tags": ["service"],
+        "responses": {"200": {"description": "metrics in the Prometheus text format",
+                              "content": {"text/plain": {"schema": {"type": "string"}}}}},
     }})
     api.spec.path(rule=rules["/docs"], operations={"get": {
         "operationId": "getDocs", "summary": "Interactive API docs", "tags": ["service"],

@@ -24,6 +24,7 @@ class Settings:
     store_timeout: float = 1.0  # CARDTABLE_STORE_TIMEOUT seconds per store round trip
     retry_after: int = 2  # CARDTABLE_RETRY_AFTER seconds, sent with 503
     cors_origins: tuple[str, ...] = field(default=())  # CARDTABLE_CORS_ORIGINS, comma-separated
+    request_log: bool = True  # CARDTABLE_REQUEST_LOG: one JSON line per request on stderr
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, **overrides: object) -> Settings:
@@ -36,6 +37,7 @@ class Settings:
             "max_body": int(env.get("CARDTABLE_MAX_BODY") or cls.max_body),
             "store_timeout": float(env.get("CARDTABLE_STORE_TIMEOUT") or cls.store_timeout),
             "retry_after": int(env.get("CARDTABLE_RETRY_AFTER") or cls.retry_after),
+            "request_log": _flag(env.get("CARDTABLE_REQUEST_LOG"), True),
             "cors_origins": tuple(o.strip() for o in (env.get("CARDTABLE_CORS_ORIGINS") or "").split(",") if o.strip()),
         }
         values.update(overrides)

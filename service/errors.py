@@ -14,6 +14,7 @@ from typing import Any
 from flask import Flask, Response
 from werkzeug.exceptions import HTTPException
 
+from service import observability
 from service.store import StoreUnavailable
 
 PROBLEM = "application/problem+json"
@@ -65,6 +66,8 @@ def _webargs_errors(exc: HTTPException) -> dict[str, Any] | None:
 def register(app: Flask, retry_after: int) -> None:
     @app.errorhandler(ApiError)
     def _api_error(exc: ApiError) -> Response:
+        if exc.status == 409:
+            observability.conflict(exc.code)
         return problem(exc.status, exc.code, exc.detail, exc.headers, **exc.extra)
 
     @app.errorhandler(StoreUnavailable)

@@ -6,6 +6,7 @@ back with one compare-and-set. Nothing here knows any game's rules or names.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import secrets
@@ -19,7 +20,7 @@ from webargs.flaskparser import FlaskParser
 
 from engines.core import Engine, IllegalMove, InvalidOptions, Move, move_from_json
 from schemas.common import BuiltSchemas, Problem
-from service import auth
+from service import auth, observability
 from service.bots import DEFAULT_BOT, MAX_BOT_MOVES, Bot
 from service.errors import PROBLEM, ApiError
 from service.records import SCHEMA_VERSION, UnknownSnapshot, dumps, loads_record
@@ -74,6 +75,23 @@ def _nested_errors(flat: Mapping[str, str]) -> dict[str, Any]:
             node = node.setdefault(part, {})
         node.setdefault(last, []).append(msg)
     return out
+
+
+def idempotency_key() -> str | None:
+    """The request's Idempotency-Key header, checked; None when absent."""
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not (0 < len(key) <= IDEMPOTENCY_KEY_MAX and key.isascii() and key.isprintable()):
+        raise ApiError(422, "validation_error", "Idempotency-Key must be 1-200 printable ASCII characters.",
+                       errors={"Idempotency-Key": ["must be 1-200 printable ASCII characters"]})
+    return key
+
+
+def created_game_id(key: str) -> str:
+    """The game id a create with this Idempotency-Key gets: derived from the key, so that a
+    retry (even one racing the first request) lands on the same game and its stored answer,
+    and the idempotency record shares the game's hash slot."""
+    digest = hashlib.sha256(b"cardtable/create\0" + key.encode()).digest()
+    return base64.urlsafe_b64encode(digest[:16]).decode().rstrip("=")
 
 
 def _not_found(game_id: str) -> ApiError:
@@ -182,6 +200,13 @@ class _Game:
         if bot_errors:
             raise ApiError(422, "validation_error", "The request body does not match the schema.",
                            errors={"bots": bot_errors})
+        key = idempotency_key()
+        fingerprint = hashlib.sha256(dumps(body)).hexdigest()
+        game_id = secrets.token_urlsafe(12) if key is None else created_game_id(key)
+        if key is not None:
+            stored = rt.store.idempotent(game_id, "create")
+            if stored is not None:
+                return self._replay_created(stored, fingerprint)
         seed = body.get("seed") or secrets.token_hex(16)
         deck = body.get("deck")
         try:
@@ -190,7 +215,6 @@ class _Game:
             raise ApiError(422, "validation_error", "The game cannot be set up as asked.",
                            errors=_nested_errors(exc.errors)) from None
         tokens = [None if i in bots else auth.new_token() for i in range(players)]
-        game_id = secrets.token_urlsafe(12)
         record = {
             "schema": SCHEMA_VERSION,
             "game": engine.id,
@@ -204,8 +228,6 @@ class _Game:
         }
         state, entries = self.play_bots(record, state, 0)
         record["state"] = engine.encode(state)
-        if not rt.store.create(game_id, dumps(record), entries, rt.game_ttl):
-            raise AssertionError("a fresh random game id was taken")  # 2**96 ids: a broken generator
         created = {
             "game_id": game_id,
             "game": engine.id,
@@ -214,7 +236,24 @@ class _Game:
             "seats": [{"seat": i, "token": t, "bot": t is None} for i, t in enumerate(tokens)],
         }
         location = url_for(f"{engine.id}.view", game_id=game_id)
+        idem_value = None if key is None else dumps({"fingerprint": fingerprint, "created": created,
+                                                      "location": location})
+        if not rt.store.create(game_id, dumps(record), entries, rt.game_ttl, "create" if key else None, idem_value):
+            if key is None:
+                raise AssertionError("a fresh random game id was taken")  # 2**96 ids: a broken generator
+            stored = rt.store.idempotent(game_id, "create")  # a concurrent retry won the race
+            if stored is None:
+                raise ApiError(422, "idempotency_conflict", "This Idempotency-Key was already used.")
+            return self._replay_created(stored, fingerprint)
+        observability.game_created(engine.id, engine.result(state) is not None)
         return _json(created, 201, {"Location": location})
+
+    @staticmethod
+    def _replay_created(stored: bytes, fingerprint: str) -> Response:
+        first = json.loads(stored)
+        if first["fingerprint"] != fingerprint:
+            raise ApiError(422, "idempotency_conflict", "This Idempotency-Key was used with a different request body.")
+        return _json(first["created"], 201, {"Location": first["location"], "Idempotent-Replayed": "true"})
 
     def view(self, game_id: str) -> Response:
         loaded, record = self.load(game_id)
@@ -241,17 +280,14 @@ class _Game:
     def submit(self, body: dict[str, Any], game_id: str) -> Response:
         rt = runtime()
         engine = self.engine
-        key = request.headers.get("Idempotency-Key")
-        if key is not None and not (0 < len(key) <= IDEMPOTENCY_KEY_MAX and key.isprintable()):
-            raise ApiError(422, "validation_error", "Idempotency-Key must be 1-200 printable characters.",
-                           errors={"Idempotency-Key": ["must be 1-200 printable characters"]})
+        key = idempotency_key()
         for _ in range(COMMIT_ATTEMPTS):
             loaded, record = self.load(game_id)
             seat = self.seat(record, required=True)
             assert seat is not None
             fingerprint = hashlib.sha256(dumps([seat, body])).hexdigest()
             if key is not None:
-                stored = rt.store.idempotent(game_id, key)
+                stored = rt.store.idempotent(game_id, f"move:{key}")
                 if stored is not None:
                     return self._replay(stored, fingerprint)
             version = body.get("version")
@@ -276,7 +312,9 @@ class _Game:
             view = self.view_body(record, new_version, after, seat)
             etag = f'"{new_version}.{seat}"'
             idem_value = dumps({"fingerprint": fingerprint, "view": view, "etag": etag}) if key is not None else None
-            if rt.store.commit(game_id, loaded.version, dumps(record), entries, rt.game_ttl, key, idem_value):
+            idem = None if key is None else f"move:{key}"
+            if rt.store.commit(game_id, loaded.version, dumps(record), entries, rt.game_ttl, idem, idem_value):
+                observability.moves_applied(engine.id, len(entries), view["status"] == "finished")
                 return _json(view, 200, {"ETag": etag})
             if version is not None:
                 current = rt.store.load(game_id)

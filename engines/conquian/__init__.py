@@ -1,0 +1,65 @@
+"""Conquian: two-player proto-rummy with 40 cards; meld exactly 11 cards to win a deal.
+
+Rules as implemented: seeds/conquian.md (seed text seeds/conquian.de.txt, research section 3).
+The game resource is a match of deals played to a target of units; drawn deals raise the stake.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engines.core import Move, Result
+
+from . import rules, view
+from .state import MOVE_TYPES, OPTIONS, ConquianState
+from .state import decode as decode_state
+from .state import encode as encode_state
+
+
+class ConquianEngine:
+    """The Engine protocol (engines.core.Engine) for Conquian."""
+
+    id = "conquian"
+    title = "Conquian"
+    players = rules.PLAYERS
+    options = OPTIONS
+    provisional = False
+    move_types = MOVE_TYPES
+
+    def new_game(
+        self, players: int, options: Mapping[str, Any] | None, seed: str, deck: Sequence[str] | None = None
+    ) -> ConquianState:
+        return rules.new_game(players, options, seed, deck)
+
+    def to_move(self, state: ConquianState) -> tuple[int, ...]:
+        return rules.to_move(state)
+
+    def legal_moves(self, state: ConquianState, seat: int) -> tuple[Move, ...]:
+        return rules.legal_moves(state, seat)
+
+    def apply(self, state: ConquianState, seat: int, move: Move) -> ConquianState:
+        return rules.apply(state, seat, move)
+
+    def view(self, state: ConquianState, seat: int | None) -> dict[str, Any]:
+        return view.view(state, seat)
+
+    def result(self, state: ConquianState) -> Result | None:
+        return rules.result(state)
+
+    def encode(self, state: ConquianState) -> dict[str, Any]:
+        return encode_state(state)
+
+    def decode(self, data: Mapping[str, Any]) -> ConquianState:
+        return decode_state(data)
+
+    def redact_move(self, state_before: ConquianState, seat: int, move: Move, viewer: int | None) -> dict[str, Any]:
+        return view.redact_move(state_before, seat, move, viewer)
+
+    def shuffle_hidden(self, state: ConquianState, seat: int | None, seed: str) -> ConquianState:
+        return rules.shuffle_hidden(state, seat, seed)
+
+
+ENGINE = ConquianEngine()
+
+__all__ = ["ENGINE", "ConquianEngine"]

@@ -1,0 +1,467 @@
+"""Conquian's rules: dealing, the phases of a turn, forcing, the end of a deal and the match.
+
+The rules as implemented, with every ruling, are in seeds/conquian.md; section numbers below refer
+to it. ``legal_moves`` and ``apply`` share one validator per move kind (``_check_meld`` for melds),
+so a listed move always applies and an unlisted one is refused for the same reason in both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from engines.cards import rank_of, remove_cards, shuffled
+from engines.core import (
+    IllegalMove,
+    InvalidOptions,
+    Move,
+    Result,
+    check_deck,
+    check_players,
+    resolve_options,
+)
+
+from .melds import (
+    CARDS,
+    DECK,
+    RANK_INDEX,
+    Arrangement,
+    canonical,
+    find_arrangement,
+    fits_simple,
+    is_long_sequence,
+    layoffs,
+    meld_kind,
+    melded_cards,
+    melds_containing,
+    sort_hand,
+)
+from .state import (
+    CHOOSE,
+    DISCARD,
+    FORCE_OFFER,
+    FORCE_REJECT,
+    FORCED,
+    HAND_SIZE,
+    OPTIONS,
+    OVER,
+    TURNED,
+    WINNING_MELD_COUNT,
+    ConquianDeclineForce,
+    ConquianDiscard,
+    ConquianDraw,
+    ConquianForce,
+    ConquianMeld,
+    ConquianPass,
+    ConquianReject,
+    ConquianState,
+    DealSummary,
+    Rules,
+)
+
+PLAYERS = range(2, 3)
+
+
+def other(seat: int) -> int:
+    return 1 - seat
+
+
+# --- setup (seeds/conquian.md 2) ------------------------------------------------------------------
+
+
+def _deal(cards: Sequence[str], dealer: int) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], tuple[str, ...]]:
+    """Deal 10 cards each, one at a time, non-dealer first; the other 20 are the stock, top first."""
+    pone = other(dealer)
+    first = sort_hand(cards[0 : 2 * HAND_SIZE : 2])
+    second = sort_hand(cards[1 : 2 * HAND_SIZE : 2])
+    hands = (first, second) if pone == 0 else (second, first)
+    return hands, tuple(cards[2 * HAND_SIZE :])
+
+
+def _cut_for_dealer(seed: str) -> tuple[tuple[str, ...], int]:
+    """Both players draw from a separately shuffled deck; the lower rank deals, equal ranks draw again.
+
+    Seat 0 draws first. Returns the drawn cards and the dealer (seeds/conquian.md 2.1).
+    """
+    pack = shuffled(DECK, seed, "cut")
+    for i in range(0, len(pack), 2):
+        a, b = RANK_INDEX[rank_of(pack[i])], RANK_INDEX[rank_of(pack[i + 1])]
+        if a != b:
+            return pack[: i + 2], (0 if a < b else 1)
+    raise AssertionError("a 40-card deck cannot tie on every pair")  # four of each rank, 20 pairs
+
+
+def new_game(
+    players: int, options: Mapping[str, Any] | None, seed: str, deck: Sequence[str] | None = None
+) -> ConquianState:
+    """Set up a match and deal its first deal (seeds/conquian.md 2).
+
+    ``deck`` (top card first) replaces ``shuffled(DECK, seed, "deal")`` for the first deal only.
+    """
+    check_players(players, PLAYERS)
+    rules = Rules(**resolve_options(OPTIONS, options))
+    if not isinstance(seed, str):
+        raise InvalidOptions({"seed": "must be a string"})
+    cards = shuffled(DECK, seed, "deal") if deck is None else check_deck(deck, DECK)
+    if rules.first_dealer == "low_card_draw":
+        cut, dealer = _cut_for_dealer(seed)
+    else:
+        cut, dealer = (), int(rules.first_dealer[-1])
+    return _start_deal(
+        ConquianState(
+            rules=rules,
+            seed=seed,
+            cut=cut,
+            deal=0,
+            dealer=dealer,
+            turn=other(dealer),
+            phase=CHOOSE,
+            hands=((), ()),
+            melds=((), ()),
+            stock=(),
+            offer=None,
+            face_up=None,
+            dead=(),
+            scores=(0, 0),
+            draws_in_a_row=0,
+            drawn_deals=0,
+        ),
+        dealer,
+        cards,
+    )
+
+
+def _start_deal(state: ConquianState, dealer: int, cards: Sequence[str]) -> ConquianState:
+    """Deal the next deal from ``cards``; the non-dealer turns the first card (no upcard)."""
+    hands, stock = _deal(cards, dealer)
+    return replace(
+        state,
+        deal=state.deal + 1,
+        dealer=dealer,
+        turn=other(dealer),
+        phase=CHOOSE,
+        hands=hands,
+        melds=((), ()),
+        stock=stock,
+        offer=None,
+        face_up=None,
+        dead=(),
+    )
+
+
+# --- whose move ----------------------------------------------------------------------------------
+
+
+def to_move(state: ConquianState) -> tuple[int, ...]:
+    """The seat to move: ``turn``, except in the force phases where his opponent decides."""
+    if state.phase == OVER:
+        return ()
+    if state.phase in (FORCE_OFFER, FORCE_REJECT):
+        return (other(state.turn),)
+    return (state.turn,)
+
+
+def stake(state: ConquianState) -> int:
+    """Units the current deal is worth after ``draws_in_a_row`` drawn deals (seeds/conquian.md 6.2)."""
+    k = state.draws_in_a_row
+    return 1 + k if state.rules.draw_multiplier == "additive" else 2**k
+
+
+def fits(state: ConquianState, seat: int, card: str) -> bool:
+    """Whether ``card`` fits ``seat``'s melds, so that he can be forced to add it (seeds/conquian.md 5)."""
+    melds = state.melds[seat]
+    if not melds:
+        return False
+    r = state.rules
+    if fits_simple(melds, card, r.max_sequence_len):
+        return True
+    if r.force_fit_includes_rearrangement:
+        return find_arrangement((*melded_cards(melds), card), (), r.max_sequence_len) is not None
+    return False
+
+
+# --- legal moves (seeds/conquian.md 4.3) -----------------------------------------------------------
+
+
+def _meld_target(state: ConquianState) -> tuple[str | None, bool, bool]:
+    """For a meld now: the card it must include, whether hand cards may join, whether the card is required."""
+    r = state.rules
+    if state.phase == CHOOSE:
+        return state.offer, True, True
+    if state.phase == TURNED:
+        return state.face_up, True, not r.meld_from_hand_without_upcard
+    if state.phase == FORCED:
+        return state.face_up, r.forced_may_meld_extra, True
+    return None, False, True
+
+
+def listed_melds(state: ConquianState) -> list[Arrangement]:
+    """The listed meld moves of the seat to move, as arrangements (seeds/conquian.md 4.3).
+
+    For the card to be melded: (a) each lay-off on one existing meld; (b) when hand cards may join,
+    each new meld of that card with hand cards (all groups, all sequences); (c) if (a) and (b) give
+    nothing, the first arrangement a search finds (rearranging melds, adding hand cards if allowed).
+    With ``meld_from_hand_without_upcard``, in phase ``turned`` also (d) each lay-off of one hand card
+    and each new meld of hand cards alone.
+    """
+    card, hand_ok, _ = _meld_target(state)
+    if card is None:
+        return []
+    seat = state.turn
+    melds = state.melds[seat]
+    hand = state.hands[seat]
+    cap = state.rules.max_sequence_len
+    found = layoffs(melds, card, cap)
+    if hand_ok:
+        found += [canonical((*melds, m)) for m in melds_containing(card, hand, cap)]
+    if not found:
+        extra = find_arrangement((*melded_cards(melds), card), hand if hand_ok else (), cap)
+        if extra is not None:
+            found.append(extra)
+    if state.phase == TURNED and state.rules.meld_from_hand_without_upcard:
+        for h in hand:
+            found += layoffs(melds, h, cap)
+        # each new meld of hand cards alone, built from its lowest card so that none is listed twice
+        for h in hand:
+            for m in melds_containing(h, hand, cap):
+                if m[0] == h:
+                    found.append(canonical((*melds, m)))
+    seen: set[Arrangement] = set()
+    out = []
+    for a in found:
+        if a not in seen:
+            seen.add(a)
+            out.append(a)
+    return out
+
+
+def legal_moves(state: ConquianState, seat: int) -> tuple[Move, ...]:
+    """Every listed move of ``seat``; all of them apply as they are (seeds/conquian.md 4)."""
+    if seat not in to_move(state):
+        return ()
+    phase = state.phase
+    if phase in (FORCE_OFFER, FORCE_REJECT):
+        return (ConquianForce(), ConquianDeclineForce())
+    if phase == DISCARD:
+        return tuple(ConquianDiscard(card=c) for c in state.hands[seat])
+    moves: list[Move] = [ConquianMeld(melds=a) for a in listed_melds(state)]
+    if phase == CHOOSE:
+        moves.append(ConquianDraw() if state.stock else ConquianPass())
+    elif phase == TURNED:
+        moves.append(ConquianReject())
+    assert moves, f"no legal move in phase {phase}"
+    return tuple(moves)
+
+
+# --- apply ---------------------------------------------------------------------------------------
+
+
+def _wrong_phase(move: Move, state: ConquianState) -> IllegalMove:
+    return IllegalMove("wrong_phase", f"a {move.type} move is not allowed in phase {state.phase}")
+
+
+def _check_meld(state: ConquianState, seat: int, move: ConquianMeld) -> tuple[Arrangement, tuple[str, ...], bool]:
+    """Validate a meld move atomically (seeds/conquian.md 3 and 4).
+
+    Returns the new canonical arrangement, the hand cards it uses, and whether it melds the
+    offered/face-up card. Raises IllegalMove with the first problem found.
+    """
+    if state.phase not in (CHOOSE, TURNED, FORCED):
+        raise _wrong_phase(move, state)
+    card, hand_ok, card_required = _meld_target(state)
+    if card is None:
+        raise IllegalMove("no_offer", "there is no offered card to meld; turn the stock card instead")
+    melds = move.melds
+    if not isinstance(melds, tuple) or not all(
+        isinstance(m, tuple) and all(isinstance(c, str) for c in m) for m in melds
+    ):
+        raise IllegalMove("malformed_move", "melds must be a list of lists of card codes")
+    flat = [c for m in melds for c in m]
+    for c in flat:
+        if c not in CARDS:
+            raise IllegalMove("unknown_card", f"{c!r} is not a Conquian card")
+    if len(set(flat)) != len(flat):
+        raise IllegalMove("duplicate_card", "a card appears more than once in the melds")
+    old = melded_cards(state.melds[seat])
+    given = set(flat)
+    if any(c not in given for c in old):
+        raise IllegalMove("melded_card_missing", "every card already melded must stay in the melds")
+    old_set = set(old)
+    new = [c for c in flat if c not in old_set]
+    has_card = card in new
+    if card_required and not has_card:
+        raise IllegalMove("card_not_melded", f"the melds must include {card}")
+    hand_used = tuple(c for c in new if c != card)
+    hand = state.hands[seat]
+    for c in hand_used:
+        if c not in hand:
+            raise IllegalMove("card_not_in_hand", f"{c} is not in your hand")
+    if hand_used and not hand_ok:
+        raise IllegalMove("hand_cards_not_allowed", "a forced player adds only the forced card")
+    if not has_card and not hand_used:
+        raise IllegalMove("nothing_melded", "the melds add no card")
+    cap = state.rules.max_sequence_len
+    for m in melds:
+        if meld_kind(m, cap) is None:
+            if cap is not None and is_long_sequence(m):
+                raise IllegalMove("sequence_too_long", f"a sequence may hold at most {cap} cards")
+            raise IllegalMove("invalid_meld", f"{'-'.join(m) or 'an empty meld'} is neither a group nor a sequence")
+    return canonical(melds), hand_used, has_card
+
+
+def _offer_to(state: ConquianState, receiver: int, card: str) -> ConquianState:
+    """Make ``card`` the offer to ``receiver``; open force window F1 if it fits his melds."""
+    assert state.offer is None
+    force = state.rules.forcing_enabled and fits(state, receiver, card)
+    return replace(state, turn=receiver, offer=card, face_up=None, phase=FORCE_OFFER if force else CHOOSE)
+
+
+def apply(state: ConquianState, seat: int, move: Move) -> ConquianState:
+    """The state after ``seat`` makes ``move`` (seeds/conquian.md 4-6); IllegalMove otherwise."""
+    if state.phase == OVER:
+        raise IllegalMove("game_over", "the match is over")
+    if seat not in to_move(state):
+        raise IllegalMove("not_your_turn", "it is not your turn")
+    phase = state.phase
+    if isinstance(move, ConquianMeld):
+        arrangement, hand_used, has_card = _check_meld(state, seat, move)
+        hands = list(state.hands)
+        rest = remove_cards(state.hands[seat], hand_used)
+        assert rest is not None
+        hands[seat] = rest
+        melds = list(state.melds)
+        melds[seat] = arrangement
+        after = replace(state, hands=(hands[0], hands[1]), melds=(melds[0], melds[1]))
+        if not has_card:  # hand cards alone (meld_from_hand_without_upcard); the turned card still waits
+            return after
+        after = replace(after, offer=None, face_up=None)
+        if len(melded_cards(arrangement)) == WINNING_MELD_COUNT:
+            return _end_deal(after, seat)
+        return replace(after, phase=DISCARD)
+    if isinstance(move, ConquianDraw):
+        if phase != CHOOSE:
+            raise _wrong_phase(move, state)
+        if not state.stock:
+            raise IllegalMove("stock_empty", "the stock is empty; take the offered card or pass")
+        dead = state.dead if state.offer is None else (*state.dead, state.offer)
+        return replace(state, phase=TURNED, face_up=state.stock[0], stock=state.stock[1:], offer=None, dead=dead)
+    if isinstance(move, ConquianReject):
+        if phase != TURNED:
+            raise _wrong_phase(move, state)
+        card = state.face_up
+        assert card is not None
+        if state.rules.forcing_enabled and fits(state, seat, card):
+            return replace(state, phase=FORCE_REJECT)
+        return _offer_to(replace(state, face_up=None), other(seat), card)
+    if isinstance(move, ConquianDiscard):
+        if phase != DISCARD:
+            raise _wrong_phase(move, state)
+        hand = state.hands[seat]
+        if not isinstance(move.card, str) or move.card not in hand:
+            raise IllegalMove("card_not_in_hand", f"{move.card} is not in your hand")
+        hands = list(state.hands)
+        hands[seat] = tuple(c for c in hand if c != move.card)
+        return _offer_to(replace(state, hands=(hands[0], hands[1])), other(seat), move.card)
+    if isinstance(move, ConquianPass):
+        if phase != CHOOSE:
+            raise _wrong_phase(move, state)
+        if state.stock:
+            raise IllegalMove("stock_not_empty", "passing is allowed only when the stock is empty")
+        return _end_deal(state, None)
+    if isinstance(move, ConquianForce):
+        if phase == FORCE_OFFER:
+            return replace(state, phase=FORCED, face_up=state.offer, offer=None)
+        if phase == FORCE_REJECT:
+            return replace(state, phase=FORCED)
+        raise _wrong_phase(move, state)
+    if isinstance(move, ConquianDeclineForce):
+        if phase == FORCE_OFFER:
+            return replace(state, phase=CHOOSE)
+        if phase == FORCE_REJECT:
+            card = state.face_up
+            assert card is not None
+            return _offer_to(replace(state, face_up=None), other(state.turn), card)
+        raise _wrong_phase(move, state)
+    raise IllegalMove("malformed_move", f"not a Conquian move: {move!r}")
+
+
+# --- end of a deal and of the match (seeds/conquian.md 6) -----------------------------------------
+
+
+def _end_deal(state: ConquianState, winner: int | None) -> ConquianState:
+    """Score the deal, then end the match or deal the next deal."""
+    units = stake(state)
+    summary = DealSummary(
+        deal=state.deal,
+        dealer=state.dealer,
+        outcome="drawn" if winner is None else "won",
+        winner=winner,
+        stake=units,
+        melds=state.melds,
+        stock_left=len(state.stock),
+    )
+    r = state.rules
+    if winner is None:
+        scores = state.scores
+        after = replace(
+            state, last_deal=summary, draws_in_a_row=state.draws_in_a_row + 1, drawn_deals=state.drawn_deals + 1
+        )
+    else:
+        s = list(state.scores)
+        s[winner] += units
+        scores = (s[0], s[1])
+        after = replace(state, last_deal=summary, scores=scores, draws_in_a_row=0)
+    if winner is not None and scores[winner] >= r.target:
+        return replace(after, phase=OVER, end="target")
+    if r.max_deals is not None and state.deal >= r.max_deals:
+        return replace(after, phase=OVER, end="max_deals")
+    if winner is None or r.dealer_rotation == "alternate":
+        dealer = other(state.dealer)
+    elif r.dealer_rotation == "loser_deals":
+        dealer = other(winner)
+    else:
+        dealer = winner
+    cards = shuffled(DECK, state.seed, f"deal/{state.deal + 1}")
+    return _start_deal(after, dealer, cards)
+
+
+def result(state: ConquianState) -> Result | None:
+    """None while the match runs; the match result once it is over (seeds/conquian.md 6.3)."""
+    if state.phase != OVER:
+        return None
+    a, b = state.scores
+    if a == b:
+        winners: tuple[int, ...] = ()
+        losers: tuple[int, ...] = ()
+    else:
+        w = 0 if a > b else 1
+        winners, losers = (w,), (other(w),)
+    return Result(
+        status="finished",
+        winners=winners,
+        losers=losers,
+        scores=state.scores,
+        detail={
+            "end": state.end,
+            "deals_played": state.deal,
+            "drawn_deals": state.drawn_deals,
+            "target": state.rules.target,
+        },
+    )
+
+
+# --- hidden-information test hook ------------------------------------------------------------------
+
+
+def shuffle_hidden(state: ConquianState, seat: int | None, seed: str) -> ConquianState:
+    """The same state with the cards hidden from ``seat`` (other hands, stock) permuted among those places."""
+    hidden_hands = [s for s in (0, 1) if s != seat]
+    pool = [c for s in hidden_hands for c in state.hands[s]] + list(state.stock)
+    mixed = list(shuffled(pool, seed, "shuffle_hidden"))
+    hands = list(state.hands)
+    for s in hidden_hands:
+        n = len(hands[s])
+        hands[s] = sort_hand(mixed[:n])
+        del mixed[:n]
+    return replace(state, hands=(hands[0], hands[1]), stock=tuple(mixed))

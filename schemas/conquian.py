@@ -1,0 +1,112 @@
+"""Wire schemas of Conquian (seeds/conquian.md): the view's ``state`` and the result ``detail``.
+
+Options, moves and the envelopes are built by ``schemas.common.build`` from the
+engine's declarations; only what is Conquian's own is written here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, fields, validate
+
+from engines.conquian.state import PHASES
+from schemas.common import GameSchemas
+
+
+def _int(**kw: Any) -> fields.Integer:
+    return fields.Integer(strict=True, **kw)
+
+
+def _card(**kw: Any) -> fields.String:
+    return fields.String(validate=validate.Length(min=2, max=3), **kw)
+
+
+def _cards(description: str, **kw: Any) -> fields.List:
+    return fields.List(fields.String(), required=True, metadata={"description": description}, **kw)
+
+
+def _melds_per_seat(description: str) -> fields.List:
+    """Per seat, a list of melds, each a list of card codes."""
+    return fields.List(fields.List(fields.List(fields.String())), required=True, metadata={"description": description})
+
+
+class ConquianMeldRule(Schema):
+    """How to build a meld move now (seeds/conquian.md 4.3)."""
+
+    card = _card(required=True, metadata={"description": "the offered or face-up card a meld move melds"})
+    card_required = fields.Boolean(
+        required=True,
+        metadata={"description": "the melds must include `card` (false only for hand-only melds under an option)"},
+    )
+    hand_cards = fields.Boolean(required=True, metadata={"description": "hand cards may be melded in the same move"})
+
+
+class ConquianLastDeal(Schema):
+    """The last finished deal (seeds/conquian.md 6.4)."""
+
+    deal = _int(required=True, metadata={"description": "its number, from 1"})
+    dealer = _int(required=True)
+    outcome = fields.String(required=True, validate=validate.OneOf(["won", "drawn"]))
+    winner = _int(required=True, allow_none=True, metadata={"description": "null for a drawn deal"})
+    stake = _int(required=True, metadata={"description": "units it was worth"})
+    melds = _melds_per_seat("both players' final melds")
+    stock_left = _int(required=True, metadata={"description": "stock cards left when it ended"})
+
+
+class ConquianState(Schema):
+    """What the viewer sees of a Conquian match (seeds/conquian.md 7)."""
+
+    deal = _int(required=True, metadata={"description": "number of the current deal, from 1"})
+    dealer = _int(required=True)
+    cut = _cards("cards drawn for the first dealer: seat 0, seat 1, seat 0, ... (empty unless low_card_draw)")
+    phase = fields.String(required=True, validate=validate.OneOf(list(PHASES)))
+    turn = _int(required=True, metadata={"description": "whose turn it is; in force phases the other seat decides"})
+    stake = _int(required=True, metadata={"description": "units the current deal is worth"})
+    draws_in_a_row = _int(required=True, metadata={"description": "drawn deals since the last won deal"})
+    drawn_deals = _int(required=True, metadata={"description": "drawn deals in the match"})
+    scores = fields.List(_int(), required=True, metadata={"description": "units won per seat"})
+    target = _int(required=True, metadata={"description": "units that win the match"})
+    max_deals = _int(required=True, allow_none=True, metadata={"description": "deal limit of the match, or null"})
+    stock_count = _int(required=True)
+    offer = _card(
+        required=True, allow_none=True, metadata={"description": "the card offered to `turn` by the opponent"}
+    )
+    face_up = _card(
+        required=True, allow_none=True, metadata={"description": "the turned stock card, or the card being forced"}
+    )
+    dead = _cards("buried discards, oldest first; never usable again")
+    melds = _melds_per_seat("per seat, its melds")
+    melded_counts = fields.List(_int(), required=True, metadata={"description": "melded cards per seat"})
+    hand_counts = fields.List(_int(), required=True, metadata={"description": "hand cards per seat"})
+    hand = fields.List(
+        fields.String(),
+        required=True,
+        allow_none=True,
+        metadata={"description": "the viewer's hand; null for a spectator"},
+    )
+    meld_rule = fields.Nested(
+        ConquianMeldRule,
+        required=True,
+        allow_none=True,
+        metadata={"description": "for the seat to move, when it may meld; null otherwise"},
+    )
+    last_deal = fields.Nested(ConquianLastDeal, required=True, allow_none=True)
+    end = fields.String(
+        required=True,
+        allow_none=True,
+        validate=validate.OneOf(["target", "max_deals"]),
+        metadata={"description": "why the match ended; null while it runs"},
+    )
+
+
+class ConquianResultDetail(Schema):
+    """How a Conquian match ended (seeds/conquian.md 6.3)."""
+
+    end = fields.String(required=True, validate=validate.OneOf(["target", "max_deals"]))
+    deals_played = _int(required=True)
+    drawn_deals = _int(required=True)
+    target = _int(required=True)
+
+
+GAME = GameSchemas(prefix="Conquian", state=ConquianState, result_detail=ConquianResultDetail)
