@@ -1,0 +1,64 @@
+"""Keine lahme Agame (Sezgin Güven, Mücke Spiele): a trick-taking and catching game.
+
+Rules as implemented: ``seeds/keine-lahme-agame.md`` (seed text ``keine-lahme-agame.de.txt``).
+The published rules stop after the catching round ("Fangen"), so what happens to trick cards,
+what fits a display, scoring and game end are a provisional reconstruction behind options;
+the engine is marked ``provisional``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from engines.core import JSON, Move, Option, Result
+
+from . import rules, view
+from .state import MOVE_TYPES, OVER, State, decode_state, encode_state
+
+
+class KeineLahmeAgameEngine:
+    """The Engine protocol for Keine lahme Agame (see engines.core.Engine)."""
+
+    id = "keine-lahme-agame"
+    title = "Keine lahme Agame"
+    players: range = rules.PLAYERS
+    options: tuple[Option, ...] = rules.OPTIONS
+    provisional = True
+    move_types: tuple[type[Move], ...] = MOVE_TYPES
+
+    def new_game(
+        self, players: int, options: Mapping[str, JSON] | None, seed: str, deck: Sequence[str] | None = None
+    ) -> State:
+        return rules.new_game(players, options, seed, deck)
+
+    def to_move(self, state: State) -> tuple[int, ...]:
+        return () if state.phase == OVER else (state.current,)
+
+    def legal_moves(self, state: State, seat: int) -> tuple[Move, ...]:
+        return rules.legal_moves(state, seat)
+
+    def apply(self, state: State, seat: int, move: Move) -> State:
+        return rules.apply(state, seat, move)
+
+    def view(self, state: State, seat: int | None) -> dict[str, JSON]:
+        return view.view(state, seat)
+
+    def result(self, state: State) -> Result | None:
+        return view.result(state)
+
+    def encode(self, state: State) -> dict[str, JSON]:
+        return encode_state(state)
+
+    def decode(self, data: Mapping[str, JSON]) -> State:
+        return decode_state(data)
+
+    def redact_move(self, state_before: State, seat: int, move: Move, viewer: int | None) -> dict[str, JSON]:
+        return view.redact_move(state_before, seat, move, viewer)
+
+    def shuffle_hidden(self, state: State, seat: int | None, seed: str) -> State:
+        return view.shuffle_hidden(state, seat, seed)
+
+
+ENGINE = KeineLahmeAgameEngine()
+
+__all__ = ["ENGINE", "KeineLahmeAgameEngine"]

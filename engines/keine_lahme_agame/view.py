@@ -1,0 +1,148 @@
+"""Keine lahme Agame: what a seat may see, the log, the result and the leak-test hook.
+
+Everything except the hands is on the table: rows, the face-up discard pile (every card was
+put there face up, so the whole pile is shown), the running trick and the cards caught in the
+running catching round. A seat sees its own hand; other hands are counts (seeds §10).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from engines.cards import shuffled
+from engines.core import JSON, Move, Result
+
+from .rules import PROVISIONAL_RULES, catch_targets, missing_slots, play_value, row_points
+from .state import (
+    COLOURS,
+    HAT,
+    HAT_STRENGTH,
+    OVER,
+    Config,
+    Play,
+    State,
+    sort_cards,
+    value_of,
+)
+
+
+def _play(p: Play) -> dict[str, JSON]:
+    v = play_value(p.cards)
+    return {"seat": p.seat, "cards": list(p.cards), "value": None if v >= HAT_STRENGTH else v}
+
+
+def _slot_label(v: int | None) -> str:
+    return HAT if v is None else str(v)
+
+
+def options_json(cfg: Config) -> dict[str, JSON]:
+    """The resolved options, as the catalogue names them (``sections_per_game`` resolved)."""
+    return {k: v for k, v in dataclasses.asdict(cfg).items() if k != "players"}
+
+
+def view(state: State, seat: int | None) -> dict[str, JSON]:
+    """The ``state`` part of ``seat``'s view (None = spectator): only ``seat``'s own hand."""
+    cfg = state.config
+    n = cfg.players
+    over = state.phase == OVER
+    players = []
+    for s in range(n):
+        row = state.rows[s]
+        points, complete = row_points(cfg, row)
+        players.append(
+            {
+                "seat": s,
+                "colour": COLOURS[s],
+                "hand_count": len(state.hands[s]),
+                "row": list(row),
+                "missing": [_slot_label(v) for v in missing_slots(cfg, row)],
+                "row_complete": complete,
+                "row_points": points,
+                "score": state.scores[s],
+            }
+        )
+    to_catch = not over and seat == state.current and state.phase in ("lead", "catching")
+    targets = (
+        [{"card": c, "from_seat": src, "value": value_of(c)} for c, src in catch_targets(state, seat)]
+        if to_catch and seat is not None
+        else []
+    )
+    last_trick = state.last_trick
+    last_section = state.last_section
+    return {
+        "phase": state.phase,
+        "section": state.section + 1,
+        "sections_per_game": cfg.sections_per_game,
+        "turn": state.turn,
+        "max_turns": cfg.max_turns,
+        "leader": state.leader,
+        "current": None if over else state.current,
+        "row_slots": [_slot_label(v) for v in cfg.slots()],
+        "players": players,
+        "hand": None if seat is None else list(state.hands[seat]),
+        "discard": list(state.discard),
+        "discard_top": state.discard[-1] if state.discard else None,
+        "caught": [{"seat": c.seat, "card": c.card, "from_seat": c.from_seat} for c in state.caught],
+        "trick": [_play(p) for p in state.trick],
+        "catch_targets": targets,
+        "last_trick": None
+        if last_trick is None
+        else {
+            "plays": [_play(p) for p in last_trick.plays],
+            "winner": last_trick.winner,
+            "placed": list(last_trick.placed),
+            "rest": list(last_trick.rest),
+            "rest_to": last_trick.rest_to,
+        },
+        "last_section": None
+        if last_section is None
+        else {
+            "section": last_section.section + 1,
+            "emptied": list(last_section.emptied),
+            "points": list(last_section.points),
+            "complete": list(last_section.complete),
+        },
+        "section_points": [list(p) for p in state.history],
+        "scores": list(state.scores),
+        "options": options_json(cfg),
+        "provisional_rules": list(PROVISIONAL_RULES),
+    }
+
+
+def redact_move(state_before: State, seat: int, move: Move, viewer: int | None) -> dict[str, JSON]:
+    """Every move is made face up (tricks, payments "offen", discards "offen", placements), so the
+    log entry is the move itself for every viewer."""
+    return move.to_json()
+
+
+def result(state: State) -> Result | None:
+    """None while running; at the end the highest total wins, ties shared (§7); everybody else
+    loses. An aborted game (max_turns) has no winner."""
+    if state.phase != OVER:
+        return None
+    detail: dict[str, JSON] = {
+        "reason": "max_turns" if state.aborted else "sections_complete",
+        "sections_played": len(state.history),
+        "section_points": [list(p) for p in state.history],
+    }
+    if state.aborted:
+        return Result(status="aborted", scores=state.scores, detail=detail)
+    best = max(state.scores)
+    winners = tuple(s for s, v in enumerate(state.scores) if v == best)
+    losers = tuple(s for s in range(state.config.players) if s not in winners)
+    return Result(status="finished", winners=winners, losers=losers, scores=state.scores, detail=detail)
+
+
+def shuffle_hidden(state: State, seat: int | None, seed: str) -> State:
+    """Test hook: the hands ``seat`` cannot see (all hands for a spectator) dealt again from the
+    same cards, each keeping its size; the seed replaced too (it is never shown)."""
+    hidden = [s for s in range(state.config.players) if s != seat]
+    pool = [c for s in hidden for c in state.hands[s]]
+    mixed = shuffled(pool, seed, "shuffle_hidden")
+    hands = list(state.hands)
+    i = 0
+    for s in hidden:
+        k = len(state.hands[s])
+        hands[s] = sort_cards(mixed[i : i + k])
+        i += k
+    return state.replace(hands=tuple(hands), seed=seed)

@@ -1,0 +1,141 @@
+"""Wire schemas of Keine lahme Agame (seeds/keine-lahme-agame.md): the view's ``state`` and the
+result ``detail``.
+
+Options, moves and the envelopes are built by ``schemas.common.build`` from the engine's
+declarations; only what is this game's own is written here. Card codes are ``<colour>-<value>``
+(``red-13``, ``blue-1``, ``green-hat``).
+"""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from schemas.common import GameSchemas
+
+_PHASES = validate.OneOf(["lead", "catching", "trick_lead", "trick", "place", "over"])
+_CARDS = "card codes `<colour>-<value>`, e.g. `red-13`, `blue-hat`"
+
+
+def _cards(description: str, **kw: object) -> fields.List:
+    return fields.List(fields.String(), required=True, metadata={"description": f"{description} ({_CARDS})"}, **kw)
+
+
+class KeineLahmeAgamePlayer(Schema):
+    """One seat at the table: colour, hand size, display (row) and score."""
+
+    seat = fields.Integer(required=True)
+    colour = fields.String(required=True, metadata={"description": "the seat's colour (placeholder names)"})
+    hand_count = fields.Integer(required=True, metadata={"description": "cards in the seat's hand"})
+    row = _cards("the seat's display, in canonical order")
+    missing = fields.List(fields.String(), required=True,
+                          metadata={"description": "empty row positions: values `1`..`34` or `hat`"})
+    row_complete = fields.Boolean(required=True)
+    row_points = fields.Integer(required=True, metadata={"description": "what the row would score now (§7.2)"})
+    score = fields.Integer(required=True, metadata={"description": "total of the finished sections"})
+
+
+class KeineLahmeAgameCaught(Schema):
+    """A card caught in the running catching round, beside its catcher's row until the round ends."""
+
+    seat = fields.Integer(required=True, metadata={"description": "the catcher"})
+    card = fields.String(required=True)
+    from_seat = fields.Integer(required=True, allow_none=True,
+                               metadata={"description": "whose display it came from; null = the discard pile"})
+
+
+class KeineLahmeAgamePlay(Schema):
+    """One player's cards in a trick."""
+
+    seat = fields.Integer(required=True)
+    cards = _cards("one or two cards, in the order played")
+    value = fields.Integer(required=True, allow_none=True,
+                           metadata={"description": "the card's value or the two cards' sum; null for a hat"})
+
+
+class KeineLahmeAgameCatchTarget(Schema):
+    """A card the viewer may catch now (fits his row)."""
+
+    card = fields.String(required=True)
+    from_seat = fields.Integer(required=True, allow_none=True,
+                               metadata={"description": "the display's seat; null = top of the discard pile"})
+    value = fields.Integer(required=True, allow_none=True,
+                           metadata={"description": "the least total a payment must reach; null for a hat"})
+
+
+class KeineLahmeAgameLastTrick(Schema):
+    """The last completed trick and where its cards went."""
+
+    plays = fields.List(fields.Nested(KeineLahmeAgamePlay), required=True)
+    winner = fields.Integer(required=True)
+    placed = _cards("won cards put into the winner's row")
+    rest = _cards("the other won cards")
+    rest_to = fields.String(required=True, validate=validate.OneOf(["hand", "discard"]),
+                            metadata={"description": "the winner's hand or the discard pile (trick_capture)"})
+
+
+class KeineLahmeAgameLastSection(Schema):
+    """The last finished section."""
+
+    section = fields.Integer(required=True, metadata={"description": "1-based"})
+    emptied = fields.List(fields.Integer(), required=True, metadata={"description": "seats without hand cards"})
+    points = fields.List(fields.Integer(), required=True, metadata={"description": "points per seat"})
+    complete = fields.List(fields.Boolean(), required=True, metadata={"description": "complete rows per seat"})
+
+
+class KeineLahmeAgameOptionsInForce(Schema):
+    """The game's resolved options (see the catalogue)."""
+
+    card_set = fields.String(required=True, validate=validate.OneOf(["H2", "H1"]))
+    first_leader = fields.String(required=True, validate=validate.OneOf(["seat0", "random"]))
+    trick_capture = fields.String(required=True, validate=validate.OneOf(["row_then_hand", "row_then_discard"]))
+    trick_placement = fields.String(required=True, validate=validate.OneOf(["auto", "choose"]))
+    row_accepts_own_colour = fields.Boolean(required=True)
+    hut_has_slot = fields.Boolean(required=True)
+    hut_payment = fields.String(required=True, validate=validate.OneOf(["infinite", "forbidden"]))
+    section_scoring = fields.String(
+        required=True, validate=validate.OneOf(["complete100_else_10_per_card", "complete100_only"]))
+    section_reset = fields.String(required=True, validate=validate.OneOf(["full", "rows_persist"]))
+    sections_per_game = fields.Integer(required=True, metadata={"description": "resolved (null became players)"})
+    max_turns = fields.Integer(required=True)
+
+
+class KeineLahmeAgameState(Schema):
+    """What the viewer sees of a game of Keine lahme Agame (seeds/keine-lahme-agame.md §10)."""
+
+    phase = fields.String(required=True, validate=_PHASES, metadata={"description": "see seeds §3"})
+    section = fields.Integer(required=True, metadata={"description": "the running (or last) section, 1-based"})
+    sections_per_game = fields.Integer(required=True)
+    turn = fields.Integer(required=True, metadata={"description": "moves made in the whole game"})
+    max_turns = fields.Integer(required=True)
+    leader = fields.Integer(required=True, metadata={"description": "the round's leader (Startspieler)"})
+    current = fields.Integer(required=True, allow_none=True, metadata={"description": "seat to move; null at the end"})
+    row_slots = fields.List(fields.String(), required=True,
+                            metadata={"description": "the positions of a row: values and maybe `hat`"})
+    players = fields.List(fields.Nested(KeineLahmeAgamePlayer), required=True)
+    hand = fields.List(fields.String(), required=True, allow_none=True,
+                       metadata={"description": f"the viewer's hand; null for a spectator ({_CARDS})"})
+    discard = _cards("the face-up discard pile, bottom first")
+    discard_top = fields.String(required=True, allow_none=True)
+    caught = fields.List(fields.Nested(KeineLahmeAgameCaught), required=True)
+    trick = fields.List(fields.Nested(KeineLahmeAgamePlay), required=True, metadata={"description": "running trick"})
+    catch_targets = fields.List(fields.Nested(KeineLahmeAgameCatchTarget), required=True,
+                                metadata={"description": "cards the viewer may catch now (empty unless to catch)"})
+    last_trick = fields.Nested(KeineLahmeAgameLastTrick, required=True, allow_none=True)
+    last_section = fields.Nested(KeineLahmeAgameLastSection, required=True, allow_none=True)
+    section_points = fields.List(fields.List(fields.Integer()), required=True,
+                                 metadata={"description": "points per seat of each finished section"})
+    scores = fields.List(fields.Integer(), required=True, metadata={"description": "totals per seat"})
+    options = fields.Nested(KeineLahmeAgameOptionsInForce, required=True)
+    provisional_rules = fields.List(fields.String(), required=True,
+                                    metadata={"description": "names of the options that are provisional rulings"})
+
+
+class KeineLahmeAgameResultDetail(Schema):
+    """How a game of Keine lahme Agame ended."""
+
+    reason = fields.String(required=True, validate=validate.OneOf(["sections_complete", "max_turns"]))
+    sections_played = fields.Integer(required=True)
+    section_points = fields.List(fields.List(fields.Integer()), required=True)
+
+
+GAME = GameSchemas(prefix="KeineLahmeAgame", state=KeineLahmeAgameState, result_detail=KeineLahmeAgameResultDetail)
