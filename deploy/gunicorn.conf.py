@@ -19,6 +19,7 @@ worker_class = "sync" if threads == 1 else "gthread"
 timeout = int(os.environ.get("CARDTABLE_WORKER_TIMEOUT", "30"))
 graceful_timeout = 20
 keepalive = 5
+worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None  # heartbeat files off slow disks
 max_requests = 10_000  # recycle workers now and then; jitter avoids all at once
 max_requests_jitter = 1_000
 accesslog = None  # the app logs every request itself, as JSON with its request id

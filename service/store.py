@@ -101,9 +101,9 @@ class RedisStore:
     def __init__(self, client: Any) -> None:
         import redis
 
-        self._errors = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError,
-                        redis.exceptions.BusyLoadingError, redis.exceptions.ClusterDownError,
-                        redis.exceptions.TryAgainError, redis.exceptions.ReadOnlyError)
+        # Every failure of the store (unreachable, loading, read-only replica, out of memory,
+        # cluster resharding) means the same to a client: nothing was written, retry later.
+        self._errors = (redis.exceptions.RedisError,)
         self.client = client
         self._commit = client.register_script(_COMMIT)
         self._create = client.register_script(_CREATE)
