@@ -6,13 +6,14 @@ module to ``schemas.SCHEMAS``; the service never names a game.
 
 from __future__ import annotations
 
-from engines import conquian, keine_lahme_agame, sten
+from engines import conquian, keine_lahme_agame, siebenschlaefer, sten
 from engines.core import Engine
 
 _ENGINES: tuple[Engine, ...] = (
     sten.ENGINE,
     conquian.ENGINE,
     keine_lahme_agame.ENGINE,
+    siebenschlaefer.ENGINE,
 )
 
 REGISTRY: dict[str, Engine] = {e.id: e for e in _ENGINES}

@@ -6,11 +6,12 @@ A game is hosted by adding its engine to ``engines.REGISTRY`` and its module's
 
 from __future__ import annotations
 
-from schemas import conquian, keine_lahme_agame, sten
+from schemas import conquian, keine_lahme_agame, siebenschlaefer, sten
 from schemas.common import GameSchemas
 
 SCHEMAS: dict[str, GameSchemas] = {
     "sten": sten.GAME,
     "conquian": conquian.GAME,
     "keine-lahme-agame": keine_lahme_agame.GAME,
+    "siebenschlaefer": siebenschlaefer.GAME,
 }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http
 import json
 import logging
 from typing import Any
@@ -39,9 +40,24 @@ class _SafeJSON(DefaultJSONProvider):
 
 
 class _Api(Api):
-    """flask-smorest's Api with problem+json as the documented default error."""
+    """flask-smorest's Api with problem+json as the documented error of every status."""
 
     ERROR_SCHEMA = Problem
+
+    def _register_responses(self) -> None:
+        from flask_smorest.utils import prepare_response
+
+        for status in http.HTTPStatus:
+            response: dict[str, Any] = {"description": status.phrase}
+            content_type = self.DEFAULT_RESPONSE_CONTENT_TYPE
+            if status >= 400:
+                response["schema"] = self.ERROR_SCHEMA
+                content_type = errors.PROBLEM
+            prepare_response(response, self.spec, content_type)
+            self.spec.components.response(status.name, response, lazy=True)
+        response = {"description": "Default error response", "schema": self.ERROR_SCHEMA}
+        prepare_response(response, self.spec, errors.PROBLEM)
+        self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
 
 
 def make_store(settings: Settings) -> Store:
@@ -100,6 +116,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
 
     @app.before_request
     def _require_json() -> None:
+        if request.routing_exception is not None:
+            return  # 404/405 first: the route decides, not the body
         if request.method in ("POST", "PUT", "PATCH") and not request.is_json:
             raise ApiError(400, "bad_request", "The body must be JSON, sent as Content-Type: application/json.")
 

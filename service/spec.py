@@ -14,8 +14,25 @@ from apispec.ext.marshmallow.common import resolve_schema_instance
 
 from schemas.common import MoveOneOf
 
+#: OpenAPI 3.0 has no null type: an object that admits only null.
+_NULL = {"type": "object", "nullable": True, "enum": [None]}
+
 
 class _Converter(OpenAPIConverter):
+    def field2nullable(self, field: Any, ret: dict[str, Any]) -> dict[str, Any]:
+        """A nullable nested schema as ``anyOf: [ref, null]``.
+
+        apispec writes ``anyOf: [{type: object, nullable: true}, ref]`` for OpenAPI 3.0,
+        whose first branch admits any object: generated SDKs then lose the type and
+        validators check nothing inside. ``enum: [null]`` makes the branch admit null only.
+        """
+        if field.allow_none and self.openapi_version.major == 3 and self.openapi_version.minor == 0:
+            if "$ref" in ret:
+                return {"anyOf": [{"$ref": ret.pop("$ref")}, dict(_NULL)]}
+            if "allOf" in ret:
+                return {"anyOf": [*ret.pop("allOf"), dict(_NULL)]}
+        return super().field2nullable(field, ret)  # type: ignore[no-any-return]
+
     def schema2jsonschema(self, schema: Any) -> dict[str, Any]:
         instance = resolve_schema_instance(schema)
         if isinstance(instance, MoveOneOf):

@@ -21,8 +21,11 @@ def built(engine: Engine) -> BuiltSchemas:
     return _BUILT[engine.id]
 
 
-#: Options that keep random playouts of long matches short in tests, per option name.
-SHORT_MATCH = {"max_hands": 1, "max_deals": 1, "max_rounds": 1, "sections_per_game": 1, "target": None}
+#: Options that keep random playouts of long matches short in tests, per option name: one
+#: deal/hand/section, and a safety cap of 600 moves (above Sten's bound of 52 x 8 turns for
+#: forced play; random Siebenschlaefer play can otherwise run to its default cap of 2000).
+SHORT_MATCH = {"max_hands": 1, "max_deals": 1, "max_rounds": 1, "rounds": 1, "sections_per_game": 1,
+               "max_turns": 600}
 
 
 def short_options(engine: Engine) -> dict[str, Any]:
@@ -31,7 +34,7 @@ def short_options(engine: Engine) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, value in SHORT_MATCH.items():
         opt = names.get(name)
-        if opt is None or value is None:
+        if opt is None:
             continue
         if opt.check(value) is None:
             out[name] = value

@@ -130,6 +130,41 @@ def test_views_hide_what_the_seat_cannot_see(engine: Engine, data: st.DataObject
             assert seed not in json.dumps(view) or len(seed) < 4, "the seed leaked into a view"
 
 
+def _refusal(engine: Engine, state, seat: int, move: Move) -> tuple[str, str] | None:
+    try:
+        engine.apply(state, seat, move)
+    except IllegalMove as exc:
+        return exc.reason, exc.message
+    return None
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=IDS)
+@SETTINGS
+@given(data=st.data())
+def test_log_entries_and_refusals_hide_what_the_seat_cannot_see(engine: Engine, data: st.DataObject) -> None:
+    """A log entry shown to another seat or a spectator, and the reason and message of a
+    refused move, are the same however the cards hidden from that viewer lie. (The mover's
+    own entry may name what the move showed him, such as the cards he drew.)"""
+    players = data.draw(_players(engine), label="players")
+    seed = data.draw(st.text(min_size=1, max_size=8), label="seed")
+    for n, step in enumerate(playout(engine, players, seed)):
+        if n % 4:
+            continue
+        mover = step.seat
+        attempts = [bad for m in _probe(step.legal)[:3] for bad in _corruptions(m)]
+        for viewer in [None, *range(players)]:
+            other = engine.shuffle_hidden(step.state, viewer, f"{seed}/log/{n}")
+            if viewer == mover:
+                for bad in attempts:
+                    assert _refusal(engine, other, mover, bad) == _refusal(engine, step.state, mover, bad), (
+                        f"the refusal of {bad} depends on cards hidden from the mover")
+            elif _refusal(engine, other, mover, step.move) is None:
+                # (in a redeal where the move would be illegal the mover would not have made it)
+                shown = engine.redact_move(step.state, mover, step.move, viewer)
+                assert canonical(engine.redact_move(other, mover, step.move, viewer)) == canonical(shown), (
+                    f"the log entry shown to {viewer} depends on cards hidden from it")
+
+
 @pytest.mark.parametrize("engine", ENGINES, ids=IDS)
 @SETTINGS
 @given(data=st.data())

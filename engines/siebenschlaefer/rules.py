@@ -1,0 +1,603 @@
+"""The rules of Siebenschläfer: dealing and the lot draw, legal moves, applying a move, the result.
+
+Seed: seeds/siebenschlaefer.de.txt; rules as implemented and every ruling: seeds/siebenschlaefer.md
+(section numbers below refer to it). Research: RULES-RESEARCH.md section 4 (ids A-Z1 ... A-Z18).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+from engines.cards import is_card, rank_of, remove_cards, shuffled
+from engines.core import (
+    JSON,
+    IllegalMove,
+    InvalidOptions,
+    Move,
+    Option,
+    Result,
+    check_deck,
+    check_players,
+    resolve_options,
+)
+from engines.siebenschlaefer.state import (
+    ACE,
+    ACES,
+    COUNT_VALUE,
+    FULL_DECK,
+    HAND_SIZE,
+    NUMBER_RANKS,
+    SEVEN,
+    Draw,
+    Event,
+    Pass,
+    Play,
+    RoundSummary,
+    Settings,
+    State,
+    card_key,
+    count_value,
+    pair_value,
+    sort_hand,
+)
+
+PLAYERS = range(2, 9)  # A-Z2: 2 to 8 players (10 cards each leave a stock of 24 to 84)
+
+OPTIONS: tuple[Option, ...] = (
+    Option(
+        "aa_rule",
+        "choice",
+        "always",
+        "When a pair of aces may be laid (A-Z10); it always frees the table for the next player. "
+        "'always' = on any value; 'value_22' = it counts 22 and must exceed the value like any pair; "
+        "'value_2' = it counts 2, so only on a free table.",
+        choices=("always", "value_22", "value_2"),
+    ),
+    Option(
+        "allow_voluntary_pass",
+        "bool",
+        False,
+        "May a player who could lay a pair draw two and pass instead (A-Z6)? Off: a player who can lay must.",
+    ),
+    Option(
+        "skip_counts_as_pass",
+        "bool",
+        False,
+        "Does the turn a player misses after a single 7 count as a pass towards the all-passed reset (A-Z8)?",
+    ),
+    Option(
+        "pass_reset_threshold",
+        "choice",
+        "all_players",
+        "How many passes in a row flip a new start value (A-Z7): 'all_players' = one per player, "
+        "'all_other_players' = one fewer.",
+        choices=("all_players", "all_other_players"),
+    ),
+    Option(
+        "reset_illegal_pair",
+        "choice",
+        "reflip",
+        "A flipped start value that is no legal pair (two face cards, an ace with another card) (A-Z9): "
+        "'reflip' = leave it on the pile and flip two more; 'sum_count_values' = its value is the sum of "
+        "the counting values (J/Q/K 12, A 11).",
+        choices=("reflip", "sum_count_values"),
+    ),
+    Option(
+        "apply_final_penalties",
+        "bool",
+        True,
+        "When the winning pair holds a 7, do the others still draw before the hands are counted (A-Z15)?",
+    ),
+    Option(
+        "rounds",
+        "int",
+        1,
+        "Rounds in one match (a pub evening). Each round stands alone; the match adds up the counted hands "
+        "and how often each player paid. The seed describes one round.",
+        minimum=1,
+        maximum=50,
+    ),
+    Option(
+        "max_turns",
+        "int",
+        2000,
+        "Safety cap: a round that has not ended after this many moves (play, draw, pass) aborts the match "
+        "with no winner. Cards recycle through the stock, so a round need not end on its own.",
+        minimum=1,
+        maximum=1_000_000,
+    ),
+)
+
+
+# --- the pair rule (section 4) ------------------------------------------------------------
+
+
+def beats(value: int, target: int | None, settings: Settings) -> bool:
+    """Whether a legal pair of ``value`` may be laid on ``target`` (None = a free table)."""
+    if target is None:
+        return True
+    if value == ACES:
+        if settings.aa_rule == "always":
+            return True
+        return (22 if settings.aa_rule == "value_22" else 2) > target
+    return value > target
+
+
+def can_play(hand: Sequence[str], target: int | None, settings: Settings) -> bool:
+    """Whether ``hand`` holds any pair that may be laid now (fast: no enumeration)."""
+    numbers: list[int] = []
+    faces = aces = 0
+    for c in hand:
+        r = rank_of(c)
+        if r in NUMBER_RANKS:
+            numbers.append(int(r))
+        elif r == ACE:
+            aces += 1
+        else:
+            faces += 1
+    if aces >= 2 and beats(ACES, target, settings):
+        return True
+    if not numbers:
+        return False
+    numbers.sort()
+    best = 2 * numbers[-1] if faces else 0
+    if len(numbers) >= 2:
+        best = max(best, numbers[-1] + numbers[-2])
+    return best > 0 and beats(best, target, settings)
+
+
+def legal_pairs(hand: Sequence[str], target: int | None, settings: Settings) -> tuple[tuple[str, str], ...]:
+    """Every distinct pair of card codes from ``hand`` that may be laid now, each listed once,
+    lower card first in ``card_key`` order (section 5)."""
+    counts = Counter(hand)
+    codes = sorted(counts, key=card_key)
+    ranks = {c: rank_of(c) for c in codes}
+    ok: dict[tuple[str, str], bool] = {}  # by rank pair: at most 91 values to work out, not one per card pair
+    out: list[tuple[str, str]] = []
+    for i, a in enumerate(codes):
+        for b in codes[i:]:
+            if a == b and counts[a] < 2:
+                continue
+            key = (ranks[a], ranks[b])
+            legal = ok.get(key)
+            if legal is None:
+                v = pair_value(a, b)
+                legal = ok[key] = isinstance(v, int) and beats(v, target, settings)
+            if legal:
+                out.append((a, b))
+    return tuple(out)
+
+
+def drawable(state: State) -> int:
+    """Cards a draw can still reach: the stock plus the played pile under its top pair (section 8)."""
+    return len(state.stock) + max(0, len(state.pile) - 2)
+
+
+def pass_threshold(state: State) -> int:
+    """Passes in a row that flip a new start value (section 7, A-Z7)."""
+    return _threshold(state.players, state.settings)
+
+
+# --- the mutable scratch table of one move --------------------------------------------------
+
+
+class _Table:
+    """A mutable copy of the parts of a State one move changes; it never escapes ``apply``."""
+
+    def __init__(self, s: State) -> None:
+        self.s = s
+        self.settings = s.settings
+        self.n = s.players
+        self.round = s.round
+        self.hands = [list(h) for h in s.hands]
+        self.stock = list(s.stock)
+        self.pile = list(s.pile)
+        self.top_kind = s.top_kind
+        self.target = s.target
+        self.current = s.current
+        self.has_drawn = s.has_drawn
+        self.drawn: tuple[str, ...] = s.drawn
+        self.passes = s.passes
+        self.reshuffles = s.reshuffles
+        self.opener = s.opener
+        self.lots = s.lots
+        self.moves = s.moves
+        self.totals = s.totals
+        self.paid = s.paid
+        self.history = s.history
+        self.events: list[Event] = []
+        self.status = s.status
+
+    def freeze(self) -> State:
+        return State(
+            players=self.n,
+            settings=self.settings,
+            seed=self.s.seed,
+            round=self.round,
+            hands=tuple(sort_hand(h) for h in self.hands),
+            stock=tuple(self.stock),
+            pile=tuple(self.pile),
+            top_kind=self.top_kind,
+            target=self.target,
+            current=self.current,
+            has_drawn=self.has_drawn,
+            drawn=self.drawn,
+            passes=self.passes,
+            reshuffles=self.reshuffles,
+            opener=self.opener,
+            lots=self.lots,
+            moves=self.moves,
+            totals=self.totals,
+            paid=self.paid,
+            history=self.history,
+            events=tuple(self.events),
+            status=self.status,
+        )
+
+    # section 8: "Wird der Stapel ... aufgebraucht, werden die bereits abgelegten Karten neu gemischt"
+    def take(self, k: int) -> list[str]:
+        """Up to ``k`` cards off the stock, refilling it from the played pile (all but the top
+        pair, shuffled) whenever it runs dry; fewer when even that is exhausted."""
+        out: list[str] = []
+        while len(out) < k:
+            if not self.stock:
+                if len(self.pile) <= 2:
+                    break
+                rest = self.pile[:-2]
+                self.stock = list(shuffled(rest, self.s.seed, f"reshuffle/{self.reshuffles}"))
+                self.reshuffles += 1
+                self.pile = self.pile[-2:]
+                self.events.append(Event("reshuffle", count=len(rest)))
+            out.append(self.stock.pop(0))
+        return out
+
+    def draw_into(self, seat: int, k: int) -> list[str]:
+        cards = self.take(k)
+        self.hands[seat].extend(cards)
+        return cards
+
+    def penalty(self, seat: int) -> None:
+        """A 7's draw of two (section 6): immediate, possibly fewer when no card is left."""
+        got = self.draw_into(seat, 2)
+        self.events.append(Event("penalty", seat=seat, count=len(got)))
+
+    def flip_start_value(self) -> None:
+        """Everybody passed in a row (section 7): two stock cards become the new start value.
+
+        A flipped pair that is no legal pair is left on the pile and two more are flipped
+        ('reflip', A-Z9), or counted with the counting values ('sum_count_values'). The flip
+        stops with a free table when fewer than two cards can be reached, or when as many cards
+        as were reachable have been flipped without a legal pair (only possible when nothing
+        but face cards and single aces is left), so it always ends. 7s here have no effect.
+        """
+        flipped: list[str] = []
+        budget = len(self.stock) + max(0, len(self.pile) - 2)
+        self.target = None
+        while len(self.stock) + max(0, len(self.pile) - 2) >= 2:
+            pair = self.take(2)
+            self.pile.extend(pair)
+            flipped.extend(pair)
+            self.top_kind = "start"
+            v = pair_value(pair[0], pair[1])
+            if isinstance(v, int):
+                self.target = None if v == ACES else v
+                break
+            if self.settings.reset_illegal_pair == "sum_count_values":
+                self.target = COUNT_VALUE[rank_of(pair[0])] + COUNT_VALUE[rank_of(pair[1])]
+                break
+            if len(flipped) >= budget:
+                break
+        self.passes = 0
+        self.events.append(Event("reset", cards=tuple(flipped), count=len(flipped)))
+
+    def count_pass(self) -> None:
+        self.passes += 1
+        if self.passes >= _threshold(self.n, self.settings):
+            self.flip_start_value()
+
+    def end_turn(self, nxt: int) -> None:
+        self.current = nxt % self.n
+        self.has_drawn = False
+        self.drawn = ()
+
+    def end_round(self, winner: int) -> None:
+        """Section 9: the others count their hands; the highest total pays (all tied pay, A-Z16)."""
+        hands = tuple(sort_hand(h) for h in self.hands)
+        values = tuple(0 if s == winner else count_value(h) for s, h in enumerate(hands))
+        high = max(v for s, v in enumerate(values) if s != winner)
+        payers = tuple(s for s, v in enumerate(values) if s != winner and v == high)
+        self.history = (*self.history, RoundSummary(self.round + 1, winner, payers, values, hands))
+        self.totals = tuple(t + v for t, v in zip(self.totals, values, strict=True))
+        self.paid = tuple(p + (s in payers) for s, p in enumerate(self.paid))
+        self.events.append(Event("round_end", seat=winner))
+        if self.round + 1 < self.settings.rounds:
+            self.round += 1
+            # section 11: later rounds shuffle the same 104 cards from the seed
+            self.deal(shuffled(FULL_DECK, self.s.seed, f"deal/{self.round}"))
+        else:
+            self.status = "finished"
+            self.has_drawn = False
+            self.drawn = ()
+
+    def deal(self, deck: Sequence[str]) -> None:
+        """Section 2: ten cards each, one at a time from seat 0; the rest is the stock; then the
+        opener (section 3)."""
+        n = self.n
+        self.hands = [[deck[i * n + s] for i in range(HAND_SIZE)] for s in range(n)]
+        self.stock = list(deck[HAND_SIZE * n :])
+        self.pile = []
+        self.top_kind = "none"
+        self.target = None
+        self.passes = 0
+        self.moves = 0
+        self.has_drawn = False
+        self.drawn = ()
+        self.events.append(Event("deal", count=self.round + 1))
+        holders = [s for s in range(n) if any(rank_of(c) == "2" for c in self.hands[s])]
+        if len(holders) == 1:
+            self.opener, self.lots = holders[0], ()
+        else:
+            self.opener, self.lots = draw_lots(holders or list(range(n)), self.stock)
+            # "Die Loskarten werden wieder unter den Stapel gemischt": all lot cards go back,
+            # so the stock is again the dealt stock, shuffled.
+            self.stock = list(shuffled(self.stock, self.s.seed, f"lots/{self.round}"))
+            self.events.extend(Event("lot", seat=s, cards=(c,)) for s, c in self.lots)
+        self.current = self.opener
+
+
+def _threshold(n: int, settings: Settings) -> int:
+    return n if settings.pass_reset_threshold == "all_players" else n - 1
+
+
+def draw_lots(candidates: Sequence[int], stock: Sequence[str]) -> tuple[int, tuple[tuple[int, str], ...]]:
+    """Section 3: the candidates draw lots from the top of the stock, in seat order.
+
+    A face card or ace is set aside and the same player draws again (A-Z1); the lowest number
+    opens; players tied for lowest draw again, in seat order, from where the stock stands (A-Z3).
+    Returns the opener and every card drawn as ``(seat, card)``. If the stock runs out of cards
+    first, the lowest seat still in contention opens (only a stock of face cards can do that).
+    """
+    contenders = list(candidates)
+    lots: list[tuple[int, str]] = []
+    pos = 0
+    while len(contenders) > 1:
+        drawn: dict[int, int] = {}
+        for seat in contenders:
+            while pos < len(stock):
+                card = stock[pos]
+                pos += 1
+                lots.append((seat, card))
+                if rank_of(card) in NUMBER_RANKS:
+                    drawn[seat] = int(rank_of(card))
+                    break
+            else:
+                return contenders[0], tuple(lots)
+        low = min(drawn.values())
+        contenders = [s for s in contenders if drawn[s] == low]
+    return contenders[0], tuple(lots)
+
+
+# --- setting up ---------------------------------------------------------------------------
+
+
+def new_game(players: int, options: Mapping[str, JSON] | None, seed: str, deck: Sequence[str] | None) -> State:
+    """Deal round 1 from ``deck`` (top first) or from ``shuffled(FULL_DECK, seed, "deal")``."""
+    check_players(players, PLAYERS)
+    settings = Settings(**resolve_options(OPTIONS, options))
+    if not isinstance(seed, str):
+        raise InvalidOptions({"seed": "must be a string"})
+    cards = shuffled(FULL_DECK, seed, "deal") if deck is None else check_deck(deck, FULL_DECK)
+    blank = State(
+        players=players,
+        settings=settings,
+        seed=seed,
+        round=0,
+        hands=(),
+        stock=(),
+        pile=(),
+        top_kind="none",
+        target=None,
+        current=0,
+        has_drawn=False,
+        drawn=(),
+        passes=0,
+        reshuffles=0,
+        opener=0,
+        lots=(),
+        moves=0,
+        totals=(0,) * players,
+        paid=(0,) * players,
+        history=(),
+        events=(),
+        status="active",
+    )
+    t = _Table(blank)
+    t.deal(cards)
+    return t.freeze()
+
+
+# --- moves ---------------------------------------------------------------------------------
+
+
+def to_move(state: State) -> tuple[int, ...]:
+    return (state.current,) if state.status == "active" else ()
+
+
+def legal_moves(state: State, seat: int) -> tuple[Move, ...]:
+    """Section 5: every distinct legal pair; else ``draw``; after drawing (or with nothing left
+    to draw) ``pass``. With ``allow_voluntary_pass`` draw/pass are offered beside the plays."""
+    if state.status != "active" or seat != state.current:
+        return ()
+    hand = state.hands[seat]
+    moves: list[Move] = [Play(cards=p) for p in legal_pairs(hand, state.target, state.settings)]
+    if moves and not state.settings.allow_voluntary_pass:
+        return tuple(moves)
+    if not state.has_drawn and drawable(state) > 0:
+        moves.append(Draw())
+    else:
+        moves.append(Pass())
+    return tuple(moves)
+
+
+def apply(state: State, seat: int, move: Move) -> State:
+    """The state after ``seat`` makes ``move`` (section 5); IllegalMove and nothing changed otherwise."""
+    if state.status != "active":
+        raise IllegalMove("game_over", "the game is over")
+    if seat != state.current:
+        raise IllegalMove("not_your_turn", f"seat {seat} is not to move")
+    if isinstance(move, Play):
+        t = _play(state, seat, move)
+    elif isinstance(move, Draw):
+        t = _draw(state, seat)
+    elif isinstance(move, Pass):
+        t = _pass(state, seat)
+    else:
+        raise IllegalMove("malformed_move", f"unknown move {move!r}")
+    if t.round == state.round and t.status == "active":
+        t.moves += 1
+        if t.moves >= t.settings.max_turns:
+            t.status = "aborted"  # section 12: the safety cap
+    return t.freeze()
+
+
+def _play(state: State, seat: int, move: Play) -> _Table:
+    cards = move.cards
+    if not isinstance(cards, tuple) or len(cards) != 2:
+        raise IllegalMove("pair_required", "a play is exactly two cards")
+    if not all(isinstance(c, str) and is_card(c) and c != "JK" for c in cards):
+        raise IllegalMove("unknown_card", f"not a card code: {list(cards)}")
+    rest = remove_cards(state.hands[seat], cards)
+    if rest is None:
+        raise IllegalMove("card_not_in_hand", f"{' and '.join(cards)} are not both in the hand")
+    value = pair_value(cards[0], cards[1])
+    if isinstance(value, str):
+        text = {"two_face_cards": "two face cards", "ace_with_other_card": "an ace with another card"}[value]
+        raise IllegalMove(value, f"{text} may not be laid together")
+    if not beats(value, state.target, state.settings):
+        raise IllegalMove("too_low", f"the pair must exceed {state.target}")
+
+    t = _Table(state)
+    pair = sort_hand(cards)
+    t.hands[seat] = list(rest)
+    t.pile.extend(pair)
+    t.top_kind = "play"
+    t.target = None if value == ACES else value  # section 4: a pair of aces frees the table
+    t.passes = 0
+    t.events.append(Event("play", seat=seat, cards=pair))
+    sevens = sum(rank_of(c) == SEVEN for c in pair)
+    n = state.players
+    won = not rest
+    if won and not state.settings.apply_final_penalties:
+        sevens = 0
+    if sevens == 1:
+        # section 6: the next player draws two and misses his turn (A-Z12, A-Z17)
+        victim = (seat + 1) % n
+        t.penalty(victim)
+        if not won:
+            t.events.append(Event("skip", seat=victim))
+            t.end_turn(seat + 2)
+            if state.settings.skip_counts_as_pass:
+                t.count_pass()
+    elif sevens == 2:
+        # section 6: every other player draws two, clockwise; the layer plays again (A-Z11)
+        for k in range(1, n):
+            t.penalty((seat + k) % n)
+        if not won:
+            t.end_turn(seat)
+    elif not won:
+        t.end_turn(seat + 1)
+    if won:
+        t.end_round(seat)
+    return t
+
+
+def _draw(state: State, seat: int) -> _Table:
+    if state.has_drawn:
+        raise IllegalMove("already_drawn", "you have drawn this turn already; play or pass")
+    if not state.settings.allow_voluntary_pass and can_play(state.hands[seat], state.target, state.settings):
+        raise IllegalMove("must_play", "a pair can be laid, so it must be")
+    if drawable(state) == 0:
+        raise IllegalMove("nothing_to_draw", "no card is left to draw; pass")
+    t = _Table(state)
+    got = t.draw_into(seat, 2)
+    t.has_drawn = True
+    t.drawn = sort_hand(got)
+    t.events.append(Event("draw", seat=seat, count=len(got)))
+    return t
+
+
+def _pass(state: State, seat: int) -> _Table:
+    if not state.settings.allow_voluntary_pass and can_play(state.hands[seat], state.target, state.settings):
+        raise IllegalMove("must_play", "a pair can be laid, so it must be")
+    if not state.has_drawn and drawable(state) > 0:
+        raise IllegalMove("must_draw_first", "draw two cards before passing")
+    t = _Table(state)
+    t.events.append(Event("pass", seat=seat))
+    t.end_turn(seat + 1)
+    t.count_pass()
+    return t
+
+
+# --- the end ---------------------------------------------------------------------------------
+
+
+def result(state: State) -> Result | None:
+    """Section 9 and 12: None while running; the last round's winner and payers, or aborted."""
+    if state.status == "active":
+        return None
+    rounds = [
+        {
+            "round": r.round,
+            "winner": r.winner,
+            "payers": list(r.payers),
+            "hand_values": list(r.hand_values),
+            "hands": [list(h) for h in r.hands],
+        }
+        for r in state.history
+    ]
+    detail: dict[str, JSON] = {
+        "reason": "max_turns" if state.status == "aborted" else "went_out",
+        "rounds_played": len(state.history),
+        "round_results": rounds,
+        "totals": list(state.totals),
+        "paid": list(state.paid),
+    }
+    if state.status == "aborted":
+        detail |= {
+            "winner": None,
+            "payers": [],
+            "hand_values": [count_value(h) for h in state.hands],
+        }
+        return Result("aborted", scores=state.totals, detail=detail)
+    last = state.history[-1]
+    detail |= {"winner": last.winner, "payers": list(last.payers), "hand_values": list(last.hand_values)}
+    if state.settings.rounds == 1:
+        return Result("finished", (last.winner,), last.payers, last.hand_values, detail)
+    # a match: fewest counted points wins, most counted points loses (section 11)
+    low, high = min(state.totals), max(state.totals)
+    winners = tuple(s for s, v in enumerate(state.totals) if v == low)
+    losers = tuple(s for s, v in enumerate(state.totals) if v == high and v != low)
+    return Result("finished", winners, losers, state.totals, detail)
+
+
+def shuffle_hidden(state: State, seat: int | None, seed: str) -> State:
+    """Test hook: deal the cards ``seat`` cannot see (other hands, the stock) anew, sizes kept.
+
+    The played pile is public (every pair was laid face up), so it stays as it is.
+    """
+    others = [s for s in range(state.players) if s != seat]
+    pool = [c for s in others for c in state.hands[s]] + list(state.stock)
+    mixed = shuffled(pool, seed, "shuffle_hidden")
+    hands = list(state.hands)
+    drawn = state.drawn
+    pos = 0
+    for s in others:
+        k = len(state.hands[s])
+        part = mixed[pos : pos + k]
+        pos += k
+        hands[s] = sort_hand(part)
+        if s == state.current and drawn:
+            drawn = sort_hand(part[: len(drawn)])
+    return dataclasses.replace(state, hands=tuple(hands), stock=tuple(mixed[pos:]), drawn=drawn)

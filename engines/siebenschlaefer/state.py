@@ -1,0 +1,175 @@
+"""The state and moves of Siebenschläfer, a pub shedding game where every play is a pair.
+
+Rules as implemented: seeds/siebenschlaefer.md (section numbers below refer to it); seed text
+seeds/siebenschlaefer.de.txt; research RULES-RESEARCH.md section 4 (ids A-Z1 ... A-Z18).
+The state is a value: frozen dataclasses of tuples, ints, strs and bools, changed only by
+building a new one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from engines.cards import RANK_VALUE, SUITS, rank_of, standard_deck
+from engines.core import Move
+
+#: Two 52-card decks, no jokers (section 1): 104 cards, every code twice.
+FULL_DECK: tuple[str, ...] = standard_deck() * 2
+HAND_SIZE = 10  # section 2: "an jeden Mitspieler 10 Karten"
+
+#: Number cards 2..10 (face value); "Bildkarten" J/Q/K double a number; aces only pair with aces.
+NUMBER_RANKS = frozenset({"2", "3", "4", "5", "6", "7", "8", "9", "10"})
+FACE_RANKS = frozenset({"J", "Q", "K"})
+ACE = "A"
+SEVEN = "7"
+
+#: End-of-round count (section 9, seed "Anmerkung"): J/Q/K 12, A 11, numbers face value.
+COUNT_VALUE: dict[str, int] = {r: (int(r) if r in NUMBER_RANKS else 12) for r in RANK_VALUE} | {ACE: 11}
+
+#: A pair of aces: "the next player may lay any value" -- its value is no number.
+ACES = -1
+
+
+def card_key(card: str) -> tuple[int, int]:
+    """Canonical order of cards: rank A, 2 ... 10, J, Q, K, then suit C, D, H, S."""
+    return (RANK_VALUE[rank_of(card)], SUITS.index(card[-1]))
+
+
+def sort_hand(cards: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    """A hand (or pair) in canonical order, so that equal multisets are equal tuples."""
+    return tuple(sorted(cards, key=card_key))
+
+
+def pair_value(a: str, b: str) -> int | str:
+    """The value of laying ``a`` and ``b`` together (section 4), or the reason it is no pair.
+
+    number + number = sum; face + number = 2 x number; ace + ace = ``ACES`` (frees the table);
+    an ace with any other card and two face cards are refused.
+    """
+    ra, rb = rank_of(a), rank_of(b)
+    if ra == ACE or rb == ACE:
+        return ACES if ra == rb else "ace_with_other_card"
+    a_face, b_face = ra in FACE_RANKS, rb in FACE_RANKS
+    if a_face and b_face:
+        return "two_face_cards"
+    if a_face:
+        return 2 * int(rb)
+    if b_face:
+        return 2 * int(ra)
+    return int(ra) + int(rb)
+
+
+def count_value(hand: tuple[str, ...]) -> int:
+    """The points left in a hand at the end of a round (section 9)."""
+    return sum(COUNT_VALUE[rank_of(c)] for c in hand)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The resolved house-rule options (section 10)."""
+
+    aa_rule: str = "always"
+    allow_voluntary_pass: bool = False
+    skip_counts_as_pass: bool = False
+    pass_reset_threshold: str = "all_players"
+    reset_illegal_pair: str = "reflip"
+    apply_final_penalties: bool = True
+    rounds: int = 1
+    max_turns: int = 2000
+
+
+@dataclass(frozen=True)
+class Event:
+    """One public thing that happened in the last move (for clients to animate and explain).
+
+    ``kind``: ``play`` (seat, cards), ``draw`` (seat, count), ``penalty`` (seat drew ``count``
+    because of a 7), ``skip`` (seat misses this turn), ``pass`` (seat), ``reshuffle`` (``count``
+    cards of the played pile became the stock), ``reset`` (every pass in a row: ``cards`` were
+    flipped from the stock, the last two are the new start value), ``round_end`` (seat = winner),
+    ``deal`` (``count`` = the new round, 1-based), ``lot`` (seat drew ``cards`` as a lot).
+    """
+
+    kind: str
+    seat: int | None = None
+    cards: tuple[str, ...] = ()
+    count: int = 0
+
+
+@dataclass(frozen=True)
+class RoundSummary:
+    """A finished round: who went out, what the others held, who pays (section 9)."""
+
+    round: int  # 1-based
+    winner: int
+    payers: tuple[int, ...]
+    hand_values: tuple[int, ...]  # per seat; the winner's is 0
+    hands: tuple[tuple[str, ...], ...]  # the hands laid open for counting
+
+
+@dataclass(frozen=True)
+class State:
+    """One match of Siebenschläfer (one or more rounds, section 11).
+
+    ``pile`` is the played pile bottom first: its last two cards are the top pair.
+    ``target`` is the value to exceed, or None when the table is free (round start, after a
+    pair of aces, or a start value that could not be flipped). ``drawn`` holds the cards the
+    seat to move drew this turn (private to that seat); ``has_drawn`` says a draw was made
+    (possibly of fewer than two cards).
+    """
+
+    players: int
+    settings: Settings
+    seed: str
+    round: int  # 0-based index of the round being played
+    hands: tuple[tuple[str, ...], ...]  # per seat, canonical order (sort_hand)
+    stock: tuple[str, ...]  # face down, top first
+    pile: tuple[str, ...]
+    top_kind: str  # "none" (empty pile), "play" or "start" (a flipped start value)
+    target: int | None
+    current: int
+    has_drawn: bool
+    drawn: tuple[str, ...]
+    passes: int  # consecutive passes since the last play or reset
+    reshuffles: int  # counter for the purpose of the next pile reshuffle
+    opener: int
+    lots: tuple[tuple[int, str], ...]  # this round's lot draws: (seat, card), in order
+    moves: int  # moves applied in this round (safety cap, section 12)
+    totals: tuple[int, ...]  # counted points over the finished rounds
+    paid: tuple[int, ...]  # rounds each seat had to pay
+    history: tuple[RoundSummary, ...]
+    events: tuple[Event, ...]  # what the last move caused
+    status: str  # "active", "finished" or "aborted"
+
+
+# --- moves (section 5) -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Play(Move):
+    """Lay two cards from the hand that exceed the value on the table (or any legal pair when it is free)."""
+
+    type: ClassVar[str] = "play"
+    cards: tuple[str, ...] = field(
+        metadata={
+            "doc": "Exactly two card codes from the mover's hand, in either order, e.g. ['6H', '7C']; "
+            "the same code twice needs both copies in the hand (two decks)."
+        }
+    )
+
+
+@dataclass(frozen=True)
+class Draw(Move):
+    """Draw two cards from the stock because no pair can be laid (then play if now able, else pass)."""
+
+    type: ClassVar[str] = "draw"
+
+
+@dataclass(frozen=True)
+class Pass(Move):
+    """Pass after drawing (or when nothing is left to draw); the turn goes to the next player."""
+
+    type: ClassVar[str] = "pass"
+
+
+MOVE_TYPES: tuple[type[Move], ...] = (Play, Draw, Pass)

@@ -1,0 +1,73 @@
+"""What a seat (or a spectator) may see of a game of Siebenschläfer (seeds/siebenschlaefer.md section 13).
+
+A seat sees its own hand, every hand's size, the stock's size, the played pile's size and its
+top pair, the value to beat and the public record (lots, events, finished rounds). Nobody sees
+the stock's order, another hand or the seed.
+"""
+
+from __future__ import annotations
+
+from engines.core import JSON, IllegalMove, Move
+from engines.siebenschlaefer.rules import apply, pass_threshold
+from engines.siebenschlaefer.state import Draw, Event, RoundSummary, State
+
+
+def _event(e: Event) -> dict[str, JSON]:
+    return {"kind": e.kind, "seat": e.seat, "cards": list(e.cards), "count": e.count}
+
+
+def _summary(r: RoundSummary) -> dict[str, JSON]:
+    return {
+        "round": r.round,
+        "winner": r.winner,
+        "payers": list(r.payers),
+        "hand_values": list(r.hand_values),
+        "hands": [list(h) for h in r.hands],
+    }
+
+
+def view(state: State, seat: int | None) -> dict[str, JSON]:
+    """The ``state`` part of ``seat``'s view (None = spectator: the table only)."""
+    active = state.status == "active"
+    own = seat is not None and 0 <= seat < state.players
+    return {
+        "round": state.round + 1,
+        "rounds": state.settings.rounds,
+        "status": state.status,
+        "current": state.current if active else None,
+        "opener": state.opener,
+        "lots": [{"seat": s, "card": c} for s, c in state.lots],
+        "hand": list(state.hands[seat]) if own else None,  # type: ignore[index]
+        "hand_counts": [len(h) for h in state.hands],
+        "stock_count": len(state.stock),
+        "pile_count": len(state.pile),
+        "top": list(state.pile[-2:]) if len(state.pile) >= 2 else None,
+        "top_kind": None if state.top_kind == "none" else state.top_kind,
+        "target": state.target,
+        "free": state.target is None,
+        "has_drawn": state.has_drawn,
+        "drawn": list(state.drawn) if own and active and seat == state.current and state.has_drawn else None,
+        "passes": state.passes,
+        "pass_threshold": pass_threshold(state),
+        "moves": state.moves,
+        "max_turns": state.settings.max_turns,
+        "totals": list(state.totals),
+        "paid": list(state.paid),
+        "last_round": _summary(state.history[-1]) if state.history else None,
+        "events": [_event(e) for e in state.events],
+    }
+
+
+def redact_move(state_before: State, seat: int, move: Move, viewer: int | None) -> dict[str, JSON]:
+    """The log entry of ``move``: plays are laid face up, so everyone sees them; a draw shows
+    everyone how many cards were drawn and the drawer which ones."""
+    entry = move.to_json()
+    if isinstance(move, Draw):
+        try:
+            after = apply(state_before, seat, move)
+        except IllegalMove:
+            return entry
+        entry["count"] = len(after.drawn)
+        if viewer == seat:
+            entry["cards"] = list(after.drawn)
+    return entry

@@ -1,0 +1,122 @@
+"""Wire schemas of Siebenschläfer (seeds/siebenschlaefer.md): the view's ``state`` and the result ``detail``.
+
+Options, moves and the envelopes are built by ``schemas.common.build`` from the
+engine's declarations; only what is Siebenschläfer's own is written here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, fields, validate
+
+from schemas.common import GameSchemas
+
+_EVENT_KINDS = ["play", "draw", "penalty", "skip", "pass", "reshuffle", "reset", "round_end", "deal", "lot"]
+
+
+def _int(**kw: Any) -> fields.Integer:
+    return fields.Integer(strict=True, **kw)
+
+
+def _cards(description: str, **kw: Any) -> fields.List:
+    return fields.List(fields.String(), required=True, metadata={"description": description}, **kw)
+
+
+def _ints(description: str) -> fields.List:
+    return fields.List(_int(), required=True, metadata={"description": description})
+
+
+class SiebenschlaeferLot(Schema):
+    """One card drawn in the lot for the opener (seeds/siebenschlaefer.md section 3)."""
+
+    seat = _int(required=True)
+    card = fields.String(required=True)
+
+
+class SiebenschlaeferEvent(Schema):
+    """One public thing the last move caused (seeds/siebenschlaefer.md section 13)."""
+
+    kind = fields.String(required=True, validate=validate.OneOf(_EVENT_KINDS))
+    seat = _int(required=True, allow_none=True, metadata={"description": "the seat concerned; null for table events"})
+    cards = _cards("cards shown: a laid pair, flipped start-value cards, a lot card; else empty")
+    count = _int(required=True, metadata={"description": "cards drawn or reshuffled, the round dealt; else 0"})
+
+
+class SiebenschlaeferRound(Schema):
+    """A finished round: who went out, the counted hands, who pays (section 9)."""
+
+    round = _int(required=True, metadata={"description": "its number, from 1"})
+    winner = _int(required=True, metadata={"description": "the seat that emptied its hand first"})
+    payers = _ints("seats with the highest count, who pay the next round of drinks")
+    hand_values = _ints("counted points per seat (J/Q/K 12, A 11, numbers face value; the winner 0)")
+    hands = fields.List(fields.List(fields.String()), required=True, metadata={"description": "the hands laid open"})
+
+
+class SiebenschlaeferState(Schema):
+    """What the viewer sees of a game of Siebenschläfer (section 13)."""
+
+    round = _int(required=True, metadata={"description": "the round being played, from 1"})
+    rounds = _int(required=True, metadata={"description": "rounds in the match (option rounds)"})
+    status = fields.String(required=True, validate=validate.OneOf(["active", "finished", "aborted"]))
+    current = _int(required=True, allow_none=True, metadata={"description": "the seat to move; null when over"})
+    opener = _int(required=True, metadata={"description": "the seat that opened this round"})
+    lots = fields.List(
+        fields.Nested(SiebenschlaeferLot), required=True, metadata={"description": "this round's lot cards, in order"}
+    )
+    hand = fields.List(
+        fields.String(),
+        required=True,
+        allow_none=True,
+        metadata={"description": "the viewer's cards; null for a spectator"},
+    )
+    hand_counts = _ints("cards per seat")
+    stock_count = _int(required=True, metadata={"description": "cards in the face-down stock"})
+    pile_count = _int(required=True, metadata={"description": "cards in the played pile"})
+    top = fields.List(
+        fields.String(),
+        required=True,
+        allow_none=True,
+        metadata={"description": "the top pair of the played pile; null while it is empty"},
+    )
+    top_kind = fields.String(
+        required=True,
+        allow_none=True,
+        validate=validate.OneOf(["play", "start"]),
+        metadata={"description": "play = a laid pair; start = a start value flipped after everybody passed"},
+    )
+    target = _int(required=True, allow_none=True, metadata={"description": "the value to exceed; null when free"})
+    free = fields.Boolean(required=True, metadata={"description": "any legal pair may be laid"})
+    has_drawn = fields.Boolean(required=True, metadata={"description": "the seat to move has drawn this turn"})
+    drawn = fields.List(
+        fields.String(),
+        required=True,
+        allow_none=True,
+        metadata={"description": "the cards the viewer drew this turn; null unless the viewer is to move and drew"},
+    )
+    passes = _int(required=True, metadata={"description": "passes in a row"})
+    pass_threshold = _int(required=True, metadata={"description": "passes in a row that flip a new start value"})
+    moves = _int(required=True, metadata={"description": "moves made in this round"})
+    max_turns = _int(required=True, metadata={"description": "moves per round before the match is aborted"})
+    totals = _ints("counted points per seat over the finished rounds")
+    paid = _ints("rounds each seat had to pay")
+    last_round = fields.Nested(SiebenschlaeferRound, required=True, allow_none=True)
+    events = fields.List(
+        fields.Nested(SiebenschlaeferEvent), required=True, metadata={"description": "what the last move caused"}
+    )
+
+
+class SiebenschlaeferResultDetail(Schema):
+    """How a game of Siebenschläfer ended (sections 9, 11, 12)."""
+
+    reason = fields.String(required=True, validate=validate.OneOf(["went_out", "max_turns"]))
+    winner = _int(required=True, allow_none=True, metadata={"description": "who went out in the last round"})
+    payers = _ints("who pays after the last round (empty when aborted)")
+    hand_values = _ints("counted points per seat in the last round (at the abort when aborted)")
+    rounds_played = _int(required=True)
+    round_results = fields.List(fields.Nested(SiebenschlaeferRound), required=True)
+    totals = _ints("counted points per seat over the finished rounds")
+    paid = _ints("rounds each seat had to pay")
+
+
+GAME = GameSchemas(prefix="Siebenschlaefer", state=SiebenschlaeferState, result_detail=SiebenschlaeferResultDetail)
