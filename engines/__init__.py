@@ -6,7 +6,7 @@ module to ``schemas.SCHEMAS``; the service never names a game.
 
 from __future__ import annotations
 
-from engines import conquian, keine_lahme_agame, siebenschlaefer, sten
+from engines import conquian, kanaster, keine_lahme_agame, siebenschlaefer, sten
 from engines.core import Engine
 
 _ENGINES: tuple[Engine, ...] = (
@@ -14,6 +14,7 @@ _ENGINES: tuple[Engine, ...] = (
     conquian.ENGINE,
     keine_lahme_agame.ENGINE,
     siebenschlaefer.ENGINE,
+    kanaster.ENGINE,
 )
 
 REGISTRY: dict[str, Engine] = {e.id: e for e in _ENGINES}

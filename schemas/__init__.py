@@ -6,7 +6,7 @@ A game is hosted by adding its engine to ``engines.REGISTRY`` and its module's
 
 from __future__ import annotations
 
-from schemas import conquian, keine_lahme_agame, siebenschlaefer, sten
+from schemas import conquian, kanaster, keine_lahme_agame, siebenschlaefer, sten
 from schemas.common import GameSchemas
 
 SCHEMAS: dict[str, GameSchemas] = {
@@ -14,4 +14,5 @@ SCHEMAS: dict[str, GameSchemas] = {
     "conquian": conquian.GAME,
     "keine-lahme-agame": keine_lahme_agame.GAME,
     "siebenschlaefer": siebenschlaefer.GAME,
+    "kanaster": kanaster.GAME,
 }

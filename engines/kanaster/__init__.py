@@ -1,0 +1,66 @@
+"""Kanaster: the Swiss house rules of canasta, 2 to 5 players each for himself.
+
+Seed: seeds/kanaster.de.txt; rules as implemented, dealing order, options and rulings:
+seeds/kanaster.md. Two or three packs with jokers; the cutter keeps the wild cards at the cut;
+13 cards each; red 3s are laid out and replaced; melds of one rank with fewer wild cards than
+natural cards; the pile is taken by melding its top card; canastas block their rank; going out
+needs a canasta. A game is the whole match, hand after hand, to 5,000 points (option).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from engines.core import JSON, Move, Result
+
+from . import rules, view
+from .moves import MOVE_TYPES
+from .state import OPTIONS, PLAYERS, KanasterState, decode_state, encode_state
+
+
+class KanasterEngine:
+    """The engine surface (engines.core.Engine) of Kanaster; the rules live in ``rules``/``view``."""
+
+    id = "kanaster"
+    title = "Kanaster (Swiss canasta)"
+    players = PLAYERS
+    options = OPTIONS
+    provisional = False
+    move_types = MOVE_TYPES
+
+    def new_game(
+        self, players: int, options: Mapping[str, JSON] | None, seed: str, deck: Sequence[str] | None = None
+    ) -> KanasterState:
+        return rules.new_game(players, options, seed, deck)
+
+    def to_move(self, state: KanasterState) -> tuple[int, ...]:
+        return () if state.over else (state.current,)
+
+    def legal_moves(self, state: KanasterState, seat: int) -> tuple[Move, ...]:
+        return rules.legal_moves(state, seat)
+
+    def apply(self, state: KanasterState, seat: int, move: Move) -> KanasterState:
+        return rules.apply(state, seat, move)
+
+    def view(self, state: KanasterState, seat: int | None) -> dict[str, JSON]:
+        return view.view(state, seat)
+
+    def result(self, state: KanasterState) -> Result | None:
+        return rules.result(state)
+
+    def encode(self, state: KanasterState) -> dict[str, JSON]:
+        return encode_state(state)
+
+    def decode(self, data: Mapping[str, JSON]) -> KanasterState:
+        return decode_state(data)
+
+    def redact_move(self, state_before: KanasterState, seat: int, move: Move, viewer: int | None) -> dict[str, JSON]:
+        return view.redact_move(state_before, seat, move, viewer)
+
+    def shuffle_hidden(self, state: KanasterState, seat: int | None, seed: str) -> KanasterState:
+        return view.shuffle_hidden(state, seat, seed)
+
+
+ENGINE = KanasterEngine()
+
+__all__ = ["ENGINE", "KanasterEngine"]

@@ -1,0 +1,149 @@
+"""Cards, card points and meld validation of Kanaster (seeds/kanaster.md sections 2 and 6).
+
+Wild cards are the jokers and all 2s. A meld is three or more cards of one natural rank (4 to
+ace) with strictly fewer wild cards than natural cards ("Es dürfen nie gleichviel oder mehr
+Joker sein als normale Spielkarten"); black 3s form a meld of their own only when going out.
+A canasta ("Kanaster") is a meld of seven or more cards; natural ("echt") without wild cards.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from engines.cards import JOKER, SUITS, rank_of
+from engines.core import IllegalMove
+
+from .state import Meld
+
+#: Ranks that can be melded naturally, low to high.
+NATURAL_RANKS: tuple[str, ...] = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+_NATURAL = frozenset(NATURAL_RANKS)
+RED_THREES = frozenset({"3D", "3H"})
+BLACK_THREES = frozenset({"3C", "3S"})
+BLACK_THREE_RANK = "3"
+CANASTA_SIZE = 7
+RED_THREE_VALUE = 100
+
+#: The card table the seed text refers to ("gemäss obiger Tabelle"), seeds/kanaster.md section 2.
+POINTS: dict[str, int] = {
+    JOKER: 50, "2": 20, "A": 20,
+    "K": 10, "Q": 10, "J": 10, "10": 10, "9": 10, "8": 10,
+    "7": 5, "6": 5, "5": 5, "4": 5,
+    "3": 5,  # black 3s only; red 3s are never counted as cards
+}
+
+_ORDER = {r: i for i, r in enumerate(("3", *NATURAL_RANKS, "2", JOKER))}
+_SUIT = {s: i for i, s in enumerate(SUITS)}
+
+
+def hand_order(card: str) -> tuple[int, int]:
+    """Display order of a hand: by rank 3, 4 .. K, A, then 2s and jokers; then suit."""
+    if card == JOKER:
+        return (_ORDER[JOKER], 0)
+    return (_ORDER[card[:-1]], _SUIT[card[-1]])
+
+
+def sort_hand(cards: Iterable[str]) -> tuple[str, ...]:
+    return tuple(sorted(cards, key=hand_order))
+
+
+def is_wild(card: str) -> bool:
+    """Jokers and 2s are wild (the cut rule names them together: "2er oder Joker")."""
+    return card == JOKER or card[:-1] == "2"
+
+
+def is_red_three(card: str) -> bool:
+    return card in RED_THREES
+
+
+def is_black_three(card: str) -> bool:
+    return card in BLACK_THREES
+
+
+def natural_rank(card: str) -> str | None:
+    """The rank of a card that can be melded naturally (4 .. ace), else None."""
+    r = rank_of(card)
+    return r if r in _NATURAL else None
+
+
+def card_points(card: str) -> int:
+    """Card points per the table (section 2); a red 3 is a bonus card, never counted here."""
+    assert card not in RED_THREES, card
+    return POINTS[rank_of(card)]
+
+
+def points(cards: Iterable[str]) -> int:
+    return sum(card_points(c) for c in cards)
+
+
+def wild_count(cards: Iterable[str]) -> int:
+    return sum(1 for c in cards if is_wild(c))
+
+
+def is_canasta(meld: Meld) -> bool:
+    """Seven or more cards (tucked cards do not count, section 7)."""
+    return len(meld.cards) >= CANASTA_SIZE
+
+
+def is_natural(meld: Meld) -> bool:
+    """A natural ("echter") meld has never held a wild card; cards never leave a meld, so this
+    is whether it holds one now."""
+    return not any(is_wild(c) for c in meld.cards)
+
+
+def meld_rank(cards: Sequence[str]) -> str:
+    """Validate the cards of a new meld and return its rank (section 6).
+
+    Three or more cards; red 3s never; black 3s only among themselves, without wild cards
+    (whether they may be melded now is the caller's question); otherwise exactly one natural
+    rank and strictly fewer wild cards than natural cards.
+    """
+    if len(cards) < 3:
+        raise IllegalMove("meld_too_small", "a meld needs at least three cards")
+    if any(c in RED_THREES for c in cards):
+        raise IllegalMove("red_three_not_meldable", "red 3s are laid out, never melded")
+    if any(c in BLACK_THREES for c in cards):
+        if not all(c in BLACK_THREES for c in cards):
+            raise IllegalMove("black_threes_alone", "black 3s can only be melded among themselves, without wild cards")
+        return BLACK_THREE_RANK
+    ranks = {rank_of(c) for c in cards if not is_wild(c)}
+    if not ranks:
+        raise IllegalMove("no_natural_card", "a meld needs natural cards")
+    if len(ranks) > 1:
+        raise IllegalMove("mixed_ranks", "all natural cards of a meld must have one rank")
+    wild = wild_count(cards)
+    if wild >= len(cards) - wild:
+        raise IllegalMove("too_many_wild_cards", "a meld needs strictly more natural than wild cards")
+    (rank,) = ranks
+    return rank
+
+
+def lay_off(meld: Meld, cards: Sequence[str]) -> tuple[str, ...]:
+    """The cards of ``meld`` after adding ``cards`` (section 6): natural cards of its rank or wild
+    cards (black 3s onto black 3s only), still strictly fewer wild than natural cards."""
+    if not cards:
+        raise IllegalMove("no_cards", "name at least one card")
+    for c in cards:
+        if c in RED_THREES:
+            raise IllegalMove("red_three_not_meldable", "red 3s are laid out, never melded")
+        if meld.rank == BLACK_THREE_RANK:
+            if c not in BLACK_THREES:
+                raise IllegalMove("card_does_not_fit", "only black 3s go onto a meld of black 3s")
+        elif not is_wild(c) and rank_of(c) != meld.rank:
+            raise IllegalMove("card_does_not_fit", "a card does not match the meld's rank")
+    result = sort_hand(meld.cards + tuple(cards))
+    wild = wild_count(result)
+    if wild >= len(result) - wild:
+        raise IllegalMove("too_many_wild_cards", "a meld needs strictly more natural than wild cards")
+    return result
+
+
+def take(hand: Sequence[str], cards: Iterable[str]) -> tuple[str, ...]:
+    """``hand`` without ``cards`` (a multiset), or IllegalMove("card_not_in_hand")."""
+    rest = Counter(hand)
+    for c in cards:
+        if rest[c] <= 0:
+            raise IllegalMove("card_not_in_hand", f"{c} is not in your hand (often enough)")
+        rest[c] -= 1
+    return sort_hand(rest.elements())

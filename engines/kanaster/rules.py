@@ -1,0 +1,744 @@
+"""Kanaster's rules: the deal with the cut, red 3s, the phases of a turn, the end of a hand and
+the match (seeds/kanaster.md; section numbers below refer to it).
+
+Every move kind has one function that validates it and builds the next state (``_APPLY``);
+``legal_moves`` lists candidate moves and keeps those that function accepts, so a listed move
+always applies and ``apply`` refuses a move for the same reason whether it was listed or not.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from engines.cards import is_card, shuffled, standard_deck
+from engines.core import (
+    IllegalMove,
+    InvalidOptions,
+    Move,
+    Result,
+    check_deck,
+    check_players,
+    resolve_options,
+)
+
+from .melds import (
+    BLACK_THREE_RANK,
+    card_points,
+    is_black_three,
+    is_canasta,
+    is_red_three,
+    is_wild,
+    lay_off,
+    meld_rank,
+    natural_rank,
+    points,
+    sort_hand,
+    take,
+    wild_count,
+)
+from .moves import Discard, Draw, EndHand, LayOff, MeldCards, TakePile, TakePileLayOff, Tuck
+from .scoring import minimum_meld, score_hand
+from .state import (
+    ABORTED,
+    DRAW,
+    FINISHED,
+    OPTIONS,
+    PLAY,
+    PLAYERS,
+    HandRecord,
+    KanasterState,
+    Meld,
+    Rules,
+)
+
+# --- setup (section 3) ---------------------------------------------------------------------
+
+
+def full_deck(rules: Rules) -> tuple[str, ...]:
+    """``decks`` packs of 52 cards, each with its jokers (2 for 2-3 players, 3 for 4-5)."""
+    return standard_deck(jokers=rules.jokers_per_deck) * rules.decks
+
+
+def deal(
+    players: int, rules: Rules, deck: Sequence[str], dealer: int
+) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """Deal one hand from ``deck`` (top card first, already shuffled and cut); section 3.
+
+    The deck's last cards are the cut face: while the bottom card is a 2 or a joker the cutter
+    (the player before the dealer) keeps it and looks at the next one up. Then the cards are
+    dealt one at a time from the top, starting left of the dealer and going round; a player who
+    holds ``cards_per_player`` cards is passed over, so the cutter gets as many fewer as he
+    kept. The next card opens the pile; while the pile's top is a 2, a joker or a red 3 it is
+    covered with the next talon card. Returns (hands, talon, pile bottom first, cut cards).
+    """
+    n = rules.cards_per_player
+    cutter = (dealer - 1) % players
+    cards = list(deck)
+    cut: list[str] = []
+    if rules.cut_bonus:
+        while cards and is_wild(cards[-1]) and len(cut) < n:
+            cut.append(cards.pop())
+    hands: list[list[str]] = [[] for _ in range(players)]
+    hands[cutter] = list(cut)
+    pos = 0
+    seat = (dealer + 1) % players
+    while any(len(h) < n for h in hands):
+        if len(hands[seat]) < n:
+            hands[seat].append(cards[pos])
+            pos += 1
+        seat = (seat + 1) % players
+    talon = cards[pos:]
+    pile = [talon.pop(0)]
+    while talon and (is_wild(pile[-1]) or is_red_three(pile[-1])):
+        pile.append(talon.pop(0))
+    return tuple(sort_hand(h) for h in hands), tuple(talon), tuple(pile), tuple(cut)
+
+
+def new_game(players: int, options: Mapping[str, Any] | None, seed: str, deck: Sequence[str] | None = None
+             ) -> KanasterState:
+    """Set up a match and deal its first hand; seat 0 deals it (section 3).
+
+    ``deck`` (top card first) replaces ``shuffled(full deck, seed, "deal")`` for the first hand
+    only; later hands shuffle the same cards with purpose ``deal/<hand number>``.
+    """
+    check_players(players, PLAYERS)
+    resolved = resolve_options(OPTIONS, options)
+    if not isinstance(seed, str):
+        raise InvalidOptions({"seed": "must be a string"})
+    if resolved["decks"] is None:
+        resolved["decks"] = 2 if players <= 3 else 3
+    rules = Rules(**resolved)
+    cards = full_deck(rules)
+    if players * rules.cards_per_player + 20 > len(cards):  # unreachable within the option bounds
+        raise InvalidOptions({"options.cards_per_player": "too many cards for the packs in play"})
+    order = shuffled(cards, seed, "deal") if deck is None else check_deck(deck, cards)
+    empty = tuple(() for _ in range(players))
+    base = KanasterState(
+        players=players,
+        rules=rules,
+        seed=seed,
+        hand_number=0,
+        dealer=0,
+        cut=(),
+        scores=(0,) * players,
+        hands=empty,
+        talon=(),
+        pile=(),
+        melds=(),
+        red_threes=empty,
+        started=(False,) * players,
+        current=0,
+        phase=DRAW,
+        took_pile=False,
+        pile_taken=(),
+        first_meld_turn=False,
+        turns=0,
+        history=(),
+        last_hand=None,
+    )
+    return _start_hand(base, 1, 0, order)
+
+
+def _start_hand(state: KanasterState, number: int, dealer: int, deck: Sequence[str]) -> KanasterState:
+    """Deal hand ``number``; the player left of the dealer begins (section 3)."""
+    hands, talon, pile, cut = deal(state.players, state.rules, deck, dealer)
+    empty = tuple(() for _ in range(state.players))
+    fresh = replace(
+        state,
+        hand_number=number,
+        dealer=dealer,
+        cut=cut,
+        hands=hands,
+        talon=talon,
+        pile=pile,
+        melds=(),
+        red_threes=empty,
+        started=(False,) * state.players,
+    )
+    return _start_turn(fresh, (dealer + 1) % state.players)
+
+
+# --- red 3s (section 4) --------------------------------------------------------------------
+
+
+def _receive(
+    hand: Sequence[str], talon: tuple[str, ...], area: tuple[str, ...], incoming: Sequence[str]
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], int]:
+    """Put ``incoming`` talon cards into the hand; each red 3 among them is laid out and
+    replaced by the next talon card (again and again). Returns (hand, talon, red 3 area,
+    number of cards that reached the hand)."""
+    cards = list(hand)
+    reds = list(area)
+    received = 0
+    pending = list(incoming)
+    while pending:
+        new_reds = [c for c in pending if is_red_three(c)]
+        normal = [c for c in pending if not is_red_three(c)]
+        cards.extend(normal)
+        received += len(normal)
+        reds.extend(new_reds)
+        pending = list(talon[: len(new_reds)])
+        talon = talon[len(new_reds):]
+    return sort_hand(cards), talon, tuple(reds), received
+
+
+def _start_turn(state: KanasterState, seat: int) -> KanasterState:
+    """Begin ``seat``'s turn. At a player's first turn of the hand his red 3s are laid out and
+    replaced from the talon ("beim ersten Ausspielen ... herausgelegt und durch eine Neue vom
+    Talon ersetzt"), so that he starts with a full hand."""
+    state = replace(state, current=seat, phase=DRAW, took_pile=False, pile_taken=(), first_meld_turn=False)
+    if state.started[seat]:
+        return state
+    hand = state.hands[seat]
+    reds = [c for c in hand if is_red_three(c)]
+    started = _set(state.started, seat, True)
+    if not reds:
+        return replace(state, started=started)
+    keep = [c for c in hand if not is_red_three(c)]
+    area = state.red_threes[seat] + tuple(reds)
+    new_hand, talon, area, _ = _receive(keep, state.talon[len(reds):], area, state.talon[: len(reds)])
+    return replace(
+        state,
+        started=started,
+        hands=_set(state.hands, seat, new_hand),
+        talon=talon,
+        red_threes=_set(state.red_threes, seat, area),
+    )
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    return values[:index] + (value,) + values[index + 1:]
+
+
+def has_melded(state: KanasterState, seat: int) -> bool:
+    return any(m.owner == seat for m in state.melds)
+
+
+def has_canasta(state: KanasterState, seat: int) -> bool:
+    return any(m.owner == seat and is_canasta(m) for m in state.melds)
+
+
+def blocking_ranks(state: KanasterState, seat: int) -> frozenset[str]:
+    """Ranks that are blocking cards (Sperrkarten) for ``seat``: a canasta of that rank lies on
+    the table (anyone's, or with sperr_scope=own only ``seat``'s); section 7."""
+    own = state.rules.sperr_scope == "own"
+    return frozenset(m.rank for m in state.melds if is_canasta(m) and (not own or m.owner == seat))
+
+
+def pile_frozen(state: KanasterState) -> bool:
+    """Option wild_discard_freezes_pile: a wild card anywhere in the pile freezes it (section 7)."""
+    return state.rules.wild_discard_freezes_pile and any(is_wild(c) for c in state.pile)
+
+
+def pile_block(state: KanasterState, seat: int) -> str | None:
+    """Why ``seat`` may not take the pile because of its top card, or None (section 7)."""
+    if not state.pile:
+        return "the pile is empty"
+    top = state.pile[-1]
+    if is_wild(top):
+        return "a wild card on top blocks the pile"
+    if is_black_three(top) or is_red_three(top):
+        return "a 3 on top blocks the pile"
+    if natural_rank(top) in blocking_ranks(state, seat):
+        return "a blocking card (its rank has a canasta) is on top of the pile"
+    return None
+
+
+def _require_turn(state: KanasterState, seat: int, phase: str) -> None:
+    if state.over:
+        raise IllegalMove("game_over", "the match is over")
+    if seat != state.current:
+        raise IllegalMove("not_your_turn", "it is not your turn")
+    if state.phase != phase:
+        if phase == DRAW:
+            raise IllegalMove("already_drawn", "you have drawn this turn; meld, lay off or discard")
+        raise IllegalMove("must_draw_first", "draw from the talon or take the pile first")
+
+
+def _cards_arg(cards: Any) -> tuple[str, ...]:
+    if not isinstance(cards, tuple | list) or not all(isinstance(c, str) and is_card(c) for c in cards):
+        raise IllegalMove("unknown_card", "cards must be card codes such as 'KH' or 'JK'")
+    return tuple(cards)
+
+
+def _melds_arg(melds: Any) -> tuple[tuple[str, ...], ...]:
+    if not isinstance(melds, tuple | list) or not melds:
+        raise IllegalMove("no_melds", "name at least one meld")
+    return tuple(_cards_arg(m) for m in melds)
+
+
+def _meld_at(state: KanasterState, index: Any) -> Meld:
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(state.melds):
+        raise IllegalMove("no_such_meld", "no meld on the table has that id")
+    return state.melds[index]
+
+
+def _new_melds(state: KanasterState, seat: int, melds: Sequence[Sequence[str]]) -> tuple[Meld, ...]:
+    out = []
+    for cards in melds:
+        rank = meld_rank(cards)
+        if rank == BLACK_THREE_RANK and not state.rules.black3_meld_on_going_out:
+            raise IllegalMove("black_threes_not_meldable", "black 3s are never melded (option)")
+        out.append(Meld(seat, rank, sort_hand(cards)))
+    return tuple(out)
+
+
+def _check_remaining(hand_after: Sequence[str], canasta_after: bool, black_threes: bool) -> None:
+    """After melding a player must keep a card to discard; keeping only one means going out,
+    which needs a canasta; black 3s are melded only in that going-out move (section 6)."""
+    if black_threes and len(hand_after) != 1:
+        raise IllegalMove("black_threes_only_going_out", "black 3s are melded only when going out")
+    if not hand_after:
+        raise IllegalMove("must_keep_a_card", "one card must stay in the hand for the discard")
+    if len(hand_after) == 1 and not canasta_after:
+        raise IllegalMove("canasta_needed_to_go_out", "going out needs a canasta of your own")
+
+
+def _check_minimum(state: KanasterState, seat: int, cards: Sequence[str]) -> None:
+    need = minimum_meld(state.scores[seat], state.rules)
+    got = points(cards)
+    if got < need:
+        raise IllegalMove("below_minimum_meld", f"a first meld needs {need} points; this one counts {got}")
+
+
+def _require_meld_allowed(state: KanasterState) -> None:
+    if state.took_pile and not state.rules.meld_after_taking_pile:
+        raise IllegalMove("no_meld_after_taking_pile", "after taking the pile only tucking and the discard remain "
+                          "(option)")
+
+
+def _pile_rest(state: KanasterState) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The pile under its top card, split into (cards for the hand, red 3s to lay out unreplaced)."""
+    rest = state.pile[:-1]
+    return tuple(c for c in rest if not is_red_three(c)), tuple(c for c in rest if is_red_three(c))
+
+
+# --- moves (section 5) ------------------------------------------------------------------------
+
+
+def _draw(state: KanasterState, seat: int, move: Draw) -> KanasterState:
+    """Take the talon's top card; red 3s are laid out and replaced. If the talon runs out while
+    replacing, so that no card reaches the hand, the hand ends at once (section 11)."""
+    _require_turn(state, seat, DRAW)
+    if not state.talon:
+        raise IllegalMove("talon_empty", "the talon is empty: take the pile or end the hand")
+    hand, talon, area, received = _receive(state.hands[seat], state.talon[1:], state.red_threes[seat],
+                                           state.talon[:1])
+    state = replace(state, hands=_set(state.hands, seat, hand), talon=talon,
+                    red_threes=_set(state.red_threes, seat, area))
+    if received == 0:
+        return _end_hand(state, None, False)
+    return replace(state, phase=PLAY)
+
+
+def _take(state: KanasterState, seat: int, hand: tuple[str, ...], melds: tuple[Meld, ...], first: bool
+          ) -> KanasterState:
+    """The pile goes into the hand (red 3s in it are laid out, not replaced; section 4)."""
+    normal, reds = _pile_rest(state)
+    return replace(
+        state,
+        hands=_set(state.hands, seat, sort_hand(hand + normal)),
+        red_threes=_set(state.red_threes, seat, state.red_threes[seat] + reds),
+        pile=(),
+        melds=melds,
+        phase=PLAY,
+        took_pile=True,
+        pile_taken=sort_hand(normal),
+        first_meld_turn=first,
+    )
+
+
+def _take_pile(state: KanasterState, seat: int, move: TakePile) -> KanasterState:
+    """Take the pile by melding its top card with at least two hand cards; a first meld must
+    reach the minimum with the cards of this move (section 5.2)."""
+    _require_turn(state, seat, DRAW)
+    melds = _melds_arg(move.melds)
+    block = pile_block(state, seat)
+    if block:
+        raise IllegalMove("pile_blocked", block)
+    top = state.pile[-1]
+    where = next((i for i, m in enumerate(melds) if top in m), None)
+    if where is None:
+        raise IllegalMove("top_card_not_melded", "one of the melds must contain the pile's top card")
+    from_hand = [c for m in melds for c in m]
+    from_hand.remove(top)
+    rest = take(state.hands[seat], from_hand)
+    new = _new_melds(state, seat, melds)
+    if pile_frozen(state) and len(melds[where]) - wild_count(melds[where]) < 3:
+        raise IllegalMove("pile_frozen", "a frozen pile is taken only with two natural cards of the top card's rank")
+    first = not has_melded(state, seat)
+    if first:
+        _check_minimum(state, seat, [c for m in melds for c in m])
+    normal, _ = _pile_rest(state)
+    canasta = has_canasta(state, seat) or any(is_canasta(m) for m in new)
+    _check_remaining(rest + normal, canasta, any(m.rank == BLACK_THREE_RANK for m in new))
+    return _take(state, seat, rest, state.melds + new, first)
+
+
+def _take_pile_lay_off(state: KanasterState, seat: int, move: TakePileLayOff) -> KanasterState:
+    """Take the pile by laying its top card onto one of the mover's melds (section 5.2)."""
+    _require_turn(state, seat, DRAW)
+    block = pile_block(state, seat)
+    if block:
+        raise IllegalMove("pile_blocked", block)
+    if pile_frozen(state):
+        raise IllegalMove("pile_frozen", "a frozen pile is taken only with two natural cards of the top card's rank")
+    meld = _meld_at(state, move.meld)
+    if meld.owner != seat:
+        raise IllegalMove("not_own_meld", "you may only add to your own melds")
+    top = state.pile[-1]
+    cards = lay_off(meld, (top,))
+    grown = replace(meld, cards=cards)
+    normal, _ = _pile_rest(state)
+    canasta = has_canasta(state, seat) or is_canasta(grown)
+    _check_remaining(state.hands[seat] + normal, canasta, False)
+    return _take(state, seat, state.hands[seat], _set(state.melds, move.meld, grown), False)
+
+
+def _meld(state: KanasterState, seat: int, move: MeldCards) -> KanasterState:
+    """Lay out new melds from the hand; the first meld of the hand must reach the minimum in this
+    one move (section 8)."""
+    _require_turn(state, seat, PLAY)
+    _require_meld_allowed(state)
+    melds = _melds_arg(move.melds)
+    cards = [c for m in melds for c in m]
+    rest = take(state.hands[seat], cards)
+    new = _new_melds(state, seat, melds)
+    canasta = has_canasta(state, seat) or any(is_canasta(m) for m in new)
+    _check_remaining(rest, canasta, any(m.rank == BLACK_THREE_RANK for m in new))
+    first = not has_melded(state, seat)
+    if first:
+        exempt = state.rules.concealed_exempt_from_minimum and not state.took_pile and len(rest) == 1
+        if not exempt:
+            _check_minimum(state, seat, cards)
+    return replace(
+        state,
+        hands=_set(state.hands, seat, rest),
+        melds=state.melds + new,
+        first_meld_turn=state.first_meld_turn or first,
+    )
+
+
+def _lay_off(state: KanasterState, seat: int, move: LayOff) -> KanasterState:
+    """Add hand cards to one of the mover's own melds (section 6)."""
+    _require_turn(state, seat, PLAY)
+    _require_meld_allowed(state)
+    meld = _meld_at(state, move.meld)
+    cards = _cards_arg(move.cards)
+    if meld.owner != seat:
+        raise IllegalMove("not_own_meld", "you may only add to your own melds")
+    grown = replace(meld, cards=lay_off(meld, cards))
+    rest = take(state.hands[seat], cards)
+    canasta = has_canasta(state, seat) or is_canasta(grown)
+    _check_remaining(rest, canasta, meld.rank == BLACK_THREE_RANK)
+    return replace(state, hands=_set(state.hands, seat, rest), melds=_set(state.melds, move.meld, grown))
+
+
+def _tuck(state: KanasterState, seat: int, move: Tuck) -> KanasterState:
+    """Tuck blocking cards that came with the pile this turn under a canasta of their rank;
+    they stay there without effect (section 7)."""
+    _require_turn(state, seat, PLAY)
+    if not state.took_pile:
+        raise IllegalMove("pile_not_taken", "only the player who took the pile this turn may tuck")
+    meld = _meld_at(state, move.meld)
+    cards = _cards_arg(move.cards)
+    if not cards:
+        raise IllegalMove("no_cards", "name at least one card")
+    if not is_canasta(meld):
+        raise IllegalMove("not_a_canasta", "blocking cards are tucked only under a canasta")
+    if state.rules.tuck_scope == "own_canasta" and meld.owner != seat:
+        raise IllegalMove("not_own_meld", "blocking cards are tucked only under your own canasta (option)")
+    if any(natural_rank(c) != meld.rank for c in cards):
+        raise IllegalMove("card_does_not_fit", "a tucked card must have the canasta's rank")
+    rest = take(state.hands[seat], cards)
+    came = Counter(state.pile_taken)
+    came.subtract(cards)
+    if any(v < 0 for v in came.values()):
+        raise IllegalMove("not_from_pile", "only cards taken with the pile this turn may be tucked")
+    _check_remaining(rest, has_canasta(state, seat), False)
+    grown = replace(meld, tucked=sort_hand(meld.tucked + cards))
+    return replace(
+        state,
+        hands=_set(state.hands, seat, rest),
+        melds=_set(state.melds, move.meld, grown),
+        pile_taken=sort_hand(came.elements()),
+    )
+
+
+def _discard(state: KanasterState, seat: int, move: Discard) -> KanasterState:
+    """Discard one card: the turn ends; the last card of the hand is going out (section 5.4)."""
+    _require_turn(state, seat, PLAY)
+    (card,) = _cards_arg((move.card,))
+    rest = take(state.hands[seat], (card,))
+    state = replace(state, hands=_set(state.hands, seat, rest), pile=state.pile + (card,))
+    if not rest:
+        assert has_canasta(state, seat), "a hand of one card without a canasta cannot reach the discard"
+        return _end_hand(state, seat, state.first_meld_turn)
+    return _end_turn(state)
+
+
+def _end_hand_move(state: KanasterState, seat: int, move: EndHand) -> KanasterState:
+    """With the talon empty the player to move may decline the pile: the hand ends (section 11).
+    With stock_exhausted=forced_lay_off he must take it when its top card fits one of his melds."""
+    _require_turn(state, seat, DRAW)
+    if state.talon:
+        raise IllegalMove("talon_not_empty", "the hand ends only when the talon is empty")
+    if state.rules.stock_exhausted == "forced_lay_off":
+        for i, m in enumerate(state.melds):
+            if m.owner == seat and _accepts(state, seat, TakePileLayOff(i)):
+                raise IllegalMove("must_take_pile", "the pile's top card fits one of your melds: take the pile")
+    return _end_hand(state, None, False)
+
+
+_APPLY: dict[type[Move], Callable[[KanasterState, int, Any], KanasterState]] = {
+    Draw: _draw,
+    TakePile: _take_pile,
+    TakePileLayOff: _take_pile_lay_off,
+    MeldCards: _meld,
+    LayOff: _lay_off,
+    Tuck: _tuck,
+    Discard: _discard,
+    EndHand: _end_hand_move,
+}
+
+
+def apply(state: KanasterState, seat: int, move: Move) -> KanasterState:
+    """The state after ``seat`` makes ``move``; IllegalMove (and nothing changed) otherwise."""
+    handler = _APPLY.get(type(move))
+    if handler is None:
+        raise IllegalMove("malformed_move", "not a move of Kanaster")
+    return handler(state, seat, move)
+
+
+def _accepts(state: KanasterState, seat: int, move: Move) -> bool:
+    try:
+        apply(state, seat, move)
+    except IllegalMove:
+        return False
+    return True
+
+
+# --- end of a turn, a hand, the match (sections 9-11) ------------------------------------------
+
+
+def _capped(state: KanasterState) -> bool:
+    cap = state.rules.max_turns
+    return cap is not None and state.turns >= cap
+
+
+def _end_turn(state: KanasterState) -> KanasterState:
+    state = replace(state, turns=state.turns + 1)
+    if _capped(state):
+        return replace(state, phase=ABORTED)
+    return _start_turn(state, (state.current + 1) % state.players)
+
+
+def _end_hand(state: KanasterState, went_out: int | None, concealed: bool) -> KanasterState:
+    """Count the hand, write the totals, and either end the match or deal the next hand.
+
+    Red 3s still in a hand (a player who never had his first turn) are laid out for the count.
+    The match ends after a hand in which a total reaches the target, or after ``max_hands``.
+    """
+    hands = list(state.hands)
+    reds = list(state.red_threes)
+    for s in range(state.players):
+        found = tuple(c for c in hands[s] if is_red_three(c))
+        if found:
+            hands[s] = tuple(c for c in hands[s] if not is_red_three(c))
+            reds[s] = reds[s] + found
+    seats = score_hand(state.players, state.melds, hands, reds, went_out, concealed, state.rules)
+    totals = tuple(a + b.total for a, b in zip(state.scores, seats, strict=True))
+    history = state.history + (tuple(s.total for s in seats),)
+    state = replace(
+        state,
+        hands=tuple(hands),
+        red_threes=tuple(reds),
+        scores=totals,
+        history=history,
+        last_hand=HandRecord(state.hand_number, went_out, concealed, seats),
+        turns=state.turns + 1,
+        took_pile=False,
+        pile_taken=(),
+        first_meld_turn=False,
+    )
+    rules = state.rules
+    if any(t >= rules.target for t in totals) or (rules.max_hands is not None and len(history) >= rules.max_hands):
+        return replace(state, phase=FINISHED)
+    if _capped(state):
+        return replace(state, phase=ABORTED)
+    number = state.hand_number + 1
+    deck = shuffled(full_deck(rules), state.seed, f"deal/{number}")
+    return _start_hand(state, number, (state.dealer + 1) % state.players, deck)
+
+
+def result(state: KanasterState) -> Result | None:
+    """Finished: the highest total wins (ties: co-winners). Aborted by max_turns: no winner."""
+    if not state.over:
+        return None
+    rules = state.rules
+    if state.phase == ABORTED:
+        reason = "max_turns"
+    elif any(t >= rules.target for t in state.scores):
+        reason = "target"
+    else:
+        reason = "max_hands"
+    detail = {
+        "reason": reason,
+        "hands_played": len(state.history),
+        "target": rules.target,
+        "hand_scores": [list(h) for h in state.history],
+    }
+    if state.phase == ABORTED:
+        return Result("aborted", (), (), state.scores, detail)
+    best = max(state.scores)
+    winners = tuple(s for s in range(state.players) if state.scores[s] == best)
+    losers = tuple(s for s in range(state.players) if state.scores[s] != best)
+    return Result("finished", winners, losers, state.scores, detail)
+
+
+# --- legal moves (section 13) -----------------------------------------------------------------
+
+
+def _groups(hand: Sequence[str]) -> tuple[dict[str, list[str]], list[str], list[str]]:
+    """Natural cards by rank, wild cards (2s before jokers), black 3s."""
+    naturals: dict[str, list[str]] = {}
+    wilds: list[str] = []
+    black: list[str] = []
+    for c in hand:
+        r = natural_rank(c)
+        if r is not None:
+            naturals.setdefault(r, []).append(c)
+        elif is_wild(c):
+            wilds.append(c)
+        elif is_black_three(c):
+            black.append(c)
+    wilds.sort(key=card_points)
+    return naturals, wilds, black
+
+
+def _fill(group: list[str], pool: list[str]) -> list[str]:
+    """Add wild cards from ``pool`` (taken from its front) while the meld keeps more naturals."""
+    while pool and wild_count(group) + 1 < len(group) - wild_count(group):
+        group.append(pool.pop(0))
+    return group
+
+
+def _greedy(naturals: Mapping[str, list[str]], wilds: Sequence[str]) -> list[tuple[str, ...]]:
+    """A high-scoring set of melds from a hand: every rank with three naturals, pairs completed
+    by a wild card (the best pairs first), then the remaining wild cards (jokers first) wherever
+    they fit."""
+    pool = sorted(wilds, key=card_points, reverse=True)
+    groups = {r: list(cs) for r, cs in naturals.items() if len(cs) >= 3}
+    for r in sorted((r for r, cs in naturals.items() if len(cs) == 2), key=lambda r: -points(naturals[r])):
+        if not pool:
+            break
+        groups[r] = [*naturals[r], pool.pop(0)]
+    for r in sorted(groups, key=lambda r: -len(groups[r])):
+        _fill(groups[r], pool)
+    return [tuple(g) for g in groups.values()]
+
+
+def _first_meld_candidates(hand: Sequence[str]) -> list[tuple[tuple[str, ...], ...]]:
+    naturals, wilds, _ = _groups(hand)
+    out: list[tuple[tuple[str, ...], ...]] = [tuple(_greedy(naturals, wilds)), tuple(_greedy(naturals, []))]
+    jokers_first = sorted(wilds, key=card_points, reverse=True)
+    for cs in naturals.values():
+        if len(cs) >= 3:
+            out.append((tuple(cs[:3]),))
+        if len(cs) >= 2 and wilds:
+            out.append((tuple(_fill(list(cs), list(jokers_first))),))
+    return [c for c in out if c]
+
+
+def _take_pile_candidates(state: KanasterState, seat: int) -> list[Move]:
+    if pile_block(state, seat):
+        return []
+    top = state.pile[-1]
+    rank = natural_rank(top)
+    hand = state.hands[seat]
+    naturals, wilds, _ = _groups(hand)
+    same = naturals.get(rank or "", [])
+    top_melds: list[tuple[str, ...]] = []
+    if len(same) >= 2:
+        top_melds.append((top, same[0], same[1]))
+    if same and wilds:
+        top_melds.append((top, same[0], wilds[0]))
+    if len(same) >= 2:
+        top_melds.append(tuple(_fill([top, *same], sorted(wilds, key=card_points, reverse=True))))
+    out: list[Move] = []
+    first = not has_melded(state, seat)
+    for tm in top_melds:
+        out.append(TakePile((tm,)))
+        if first:
+            others = list(hand)
+            for c in tm[1:]:
+                others.remove(c)
+            n2, w2, _ = _groups(others)
+            out.append(TakePile((tm, *_greedy(n2, w2))))
+    out.extend(TakePileLayOff(i) for i, m in enumerate(state.melds) if m.owner == seat and m.rank == rank)
+    return out
+
+
+def _play_candidates(state: KanasterState, seat: int) -> list[Move]:
+    hand = state.hands[seat]
+    naturals, wilds, black = _groups(hand)
+    out: list[Move] = []
+    if not has_melded(state, seat):
+        out.extend(MeldCards(c) for c in _first_meld_candidates(hand))
+    else:
+        for cs in naturals.values():
+            if len(cs) >= 3:
+                out.append(MeldCards((tuple(cs[:3]),)))
+            if len(cs) > 3:
+                out.append(MeldCards((tuple(cs),)))
+            if len(cs) >= 2 and wilds:
+                out.append(MeldCards(((cs[0], cs[1], wilds[0]),)))
+        for i, m in enumerate(state.melds):
+            if m.owner != seat or m.rank == BLACK_THREE_RANK:
+                continue
+            cs = naturals.get(m.rank, [])
+            out.extend(LayOff(i, (c,)) for c in dict.fromkeys(cs))
+            if len(cs) > 1:
+                out.append(LayOff(i, tuple(cs)))
+            out.extend(LayOff(i, (w,)) for w in dict.fromkeys(wilds))
+    if len(black) >= 3:
+        out.append(MeldCards((tuple(black),)))
+    if state.took_pile and state.pile_taken:
+        came = Counter(state.pile_taken)
+        own_only = state.rules.tuck_scope == "own_canasta"
+        for i, m in enumerate(state.melds):
+            if not is_canasta(m) or (own_only and m.owner != seat):
+                continue
+            cs = naturals.get(m.rank, [])
+            usable = [c for c in dict.fromkeys(cs) for _ in range(min(cs.count(c), came[c]))]
+            if usable:
+                out.append(Tuck(i, tuple(usable)))
+                out.extend(Tuck(i, (c,)) for c in dict.fromkeys(usable) if len(usable) > 1)
+    return out
+
+
+def legal_moves(state: KanasterState, seat: int) -> tuple[Move, ...]:
+    """The moves listed for ``seat`` (section 13): every draw, end-of-hand and discard move, and
+    a useful subset of the meld moves -- each checked by ``apply`` before it is listed.
+    Never empty for the seat to move: a draw or end_hand before drawing, a discard after."""
+    if state.over or seat != state.current:
+        return ()
+    out: list[Move] = []
+    if state.phase == DRAW:
+        if state.talon:
+            out.append(Draw())
+        out.extend(m for m in _take_pile_candidates(state, seat) if _accepts(state, seat, m))
+        if not state.talon and _accepts(state, seat, EndHand()):
+            out.append(EndHand())
+    else:
+        out.extend(m for m in _play_candidates(state, seat) if _accepts(state, seat, m))
+        out.extend(Discard(c) for c in dict.fromkeys(state.hands[seat]))
+    moves = tuple(dict.fromkeys(out))
+    assert moves, "the seat to move always has a move"
+    return moves

@@ -1,0 +1,242 @@
+"""The state of a match of Kanaster (Swiss canasta), and its options.
+
+Rules as implemented: seeds/kanaster.md. The state is a value: frozen dataclasses of tuples,
+ints, strs and bools, changed only by building a new one (``dataclasses.replace``). The game
+resource is the whole match: hand after hand until the target score (section 10).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engines.core import Option
+
+PLAYERS = range(2, 6)
+
+#: Turn phases (seeds/kanaster.md section 5): the mover has to draw (talon or pile), or has
+#: drawn and may meld, lay off, tuck and must discard. OVER = the match has ended.
+DRAW = "draw"
+PLAY = "play"
+FINISHED = "finished"
+ABORTED = "aborted"
+
+OPTIONS: tuple[Option, ...] = (
+    Option("target", "int", 5000, "Match target: the match ends after the hand in which a total reaches it "
+           "(the text: 5,000 or 10,000).", minimum=1),
+    Option("max_hands", "int", None, "End the match after this many hands (highest total wins); null = play "
+           "to the target only.", minimum=1, nullable=True),
+    Option("max_turns", "int", 3000, "Safety cap: after this many turns in the match it ends as aborted; "
+           "null = no cap.", minimum=1, nullable=True),
+    Option("decks", "int", None, "Number of 52-card packs (each with its jokers); null = the rule of thumb, "
+           "2 packs for 2-3 players and 3 for 4-5.", minimum=2, maximum=4, nullable=True),
+    Option("jokers_per_deck", "int", 2, "Jokers in each pack.", minimum=0, maximum=4),
+    Option("cards_per_player", "int", 13, "Cards dealt to each player.", minimum=7, maximum=15),
+    Option("cut_bonus", "bool", True, "The cutter keeps the 2s and jokers at the cut face (and is dealt "
+           "that many fewer cards)."),
+    Option("sperr_scope", "choice", "any", "Whose canasta makes its rank a blocking card (Sperrkarte): "
+           "any player's, or only the mover's own.", choices=("any", "own")),
+    Option("tuck_scope", "choice", "any_canasta", "Under whose canasta blocking cards from the pile may be "
+           "tucked.", choices=("any_canasta", "own_canasta")),
+    Option("tuck_points", "choice", "zero", "What tucked blocking cards score: nothing, or their card points "
+           "for the canasta's owner.", choices=("zero", "card_points")),
+    Option("wild_discard_freezes_pile", "bool", False, "Standard frozen pile: while a wild card is in the "
+           "pile it can only be taken with two natural cards of the top card's rank."),
+    Option("black3_meld_on_going_out", "bool", True, "Black 3s may be melded (three or more, no wild cards) "
+           "in the move that leaves the last card for going out; false = never."),
+    Option("concealed_exempt_from_minimum", "bool", False, "A first meld from the hand that leaves only the "
+           "final discard needs no minimum count."),
+    Option("negative_score_minimum", "int", 50, "Minimum count of a first meld while the player's total is "
+           "negative (standard canasta: 15).", minimum=0),
+    Option("red3_all_bonus", "bool", False, "All red 3s of the game with one player count 200 each instead "
+           "of 100."),
+    Option("stock_exhausted", "choice", "end_hand", "Talon empty: the player to move takes the pile or the "
+           "hand ends (end_hand); forced_lay_off = he must take it when its top card fits one of his melds.",
+           choices=("end_hand", "forced_lay_off")),
+    Option("meld_after_taking_pile", "bool", True, "After taking the pile the player may still meld and lay "
+           "off before his discard; false = only tuck and discard (the strict reading of 'Jetzt darf nicht mehr "
+           "rausgelegt werden')."),
+    Option("natural_canasta_bonus", "int", 500, "Bonus of a natural canasta (no wild card).", minimum=0),
+    Option("mixed_canasta_bonus", "int", 300, "Bonus of a mixed canasta.", minimum=0),
+)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The resolved options (seeds/kanaster.md section 12); ``decks`` resolved to a number."""
+
+    target: int
+    max_hands: int | None
+    max_turns: int | None
+    decks: int
+    jokers_per_deck: int
+    cards_per_player: int
+    cut_bonus: bool
+    sperr_scope: str
+    tuck_scope: str
+    tuck_points: str
+    wild_discard_freezes_pile: bool
+    black3_meld_on_going_out: bool
+    concealed_exempt_from_minimum: bool
+    negative_score_minimum: int
+    red3_all_bonus: bool
+    stock_exhausted: str
+    meld_after_taking_pile: bool
+    natural_canasta_bonus: int
+    mixed_canasta_bonus: int
+
+
+@dataclass(frozen=True)
+class Meld:
+    """A meld on the table: its owner, its rank ("3" for black 3s), its cards and the blocking
+    cards tucked under it (which count neither for its size nor for natural/mixed)."""
+
+    owner: int
+    rank: str
+    cards: tuple[str, ...]
+    tucked: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SeatScore:
+    """One seat's score for one hand (seeds/kanaster.md section 9)."""
+
+    table: int  # card points of the melded (and, by option, tucked) cards
+    canastas: int  # canasta bonuses
+    red_threes: int  # +100 / -100 each (200 with red3_all_bonus)
+    hand: int  # minus the card points still in hand
+    going_out: int  # 200 / 100 for the player who went out
+    total: int
+    hand_cards: tuple[str, ...]  # the cards shown from the hand at the count
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """The summary of a finished hand."""
+
+    number: int  # 1-based
+    went_out: int | None  # seat that went out; None = the talon ran out
+    concealed: bool  # went out in the turn of the first meld (200)
+    seats: tuple[SeatScore, ...]
+
+
+@dataclass(frozen=True)
+class KanasterState:
+    """One match of Kanaster.
+
+    ``talon`` is top card first; ``pile`` is bottom card first (its last card is the top).
+    ``melds`` is every meld of the hand in the order laid; a meld's id is its index.
+    ``started[s]``: seat ``s`` has had its first turn of the hand (its red 3s are laid out).
+    ``pile_taken``: the cards the mover took with the pile this turn (tucking, section 7).
+    """
+
+    players: int
+    rules: Rules
+    seed: str
+    hand_number: int  # 1-based number of the hand being played (or the last one, once over)
+    dealer: int
+    cut: tuple[str, ...]  # wild cards the cutter kept at the cut (public)
+    scores: tuple[int, ...]  # cumulative totals written before this hand
+    hands: tuple[tuple[str, ...], ...]  # per seat, sorted (melds.hand_order)
+    talon: tuple[str, ...]
+    pile: tuple[str, ...]
+    melds: tuple[Meld, ...]
+    red_threes: tuple[tuple[str, ...], ...]  # laid-out red 3s per seat
+    started: tuple[bool, ...]
+    current: int
+    phase: str  # DRAW | PLAY | FINISHED | ABORTED
+    took_pile: bool
+    pile_taken: tuple[str, ...]
+    first_meld_turn: bool  # the mover made his first meld of the hand in this turn
+    turns: int  # completed turns in the match (max_turns)
+    history: tuple[tuple[int, ...], ...]  # per finished hand, each seat's hand total
+    last_hand: HandRecord | None
+
+    @property
+    def over(self) -> bool:
+        return self.phase in (FINISHED, ABORTED)
+
+    @property
+    def cutter(self) -> int:
+        """The player before the dealer cuts (seeds/kanaster.md section 3)."""
+        return (self.dealer - 1) % self.players
+
+
+# --- snapshot codec ---------------------------------------------------------------------------
+# Hand-written rather than engines.snapshot's generic one: a 3-pack match state holds ~160 card
+# codes, and this keeps encode + decode well under a millisecond.
+
+_RULE_FIELDS = tuple(Rules.__dataclass_fields__)
+
+
+def _cards(data: Any) -> tuple[str, ...]:
+    return tuple(data)
+
+
+def encode_state(s: KanasterState) -> dict[str, Any]:
+    """JSON-native snapshot of ``s``; ``decode_state`` inverts it."""
+    last = s.last_hand
+    return {
+        "players": s.players,
+        "rules": {f: getattr(s.rules, f) for f in _RULE_FIELDS},
+        "seed": s.seed,
+        "hand_number": s.hand_number,
+        "dealer": s.dealer,
+        "cut": list(s.cut),
+        "scores": list(s.scores),
+        "hands": [list(h) for h in s.hands],
+        "talon": list(s.talon),
+        "pile": list(s.pile),
+        "melds": [[m.owner, m.rank, list(m.cards), list(m.tucked)] for m in s.melds],
+        "red_threes": [list(r) for r in s.red_threes],
+        "started": list(s.started),
+        "current": s.current,
+        "phase": s.phase,
+        "took_pile": s.took_pile,
+        "pile_taken": list(s.pile_taken),
+        "first_meld_turn": s.first_meld_turn,
+        "turns": s.turns,
+        "history": [list(h) for h in s.history],
+        "last_hand": None if last is None else {
+            "number": last.number,
+            "went_out": last.went_out,
+            "concealed": last.concealed,
+            "seats": [
+                [x.table, x.canastas, x.red_threes, x.hand, x.going_out, x.total, list(x.hand_cards)]
+                for x in last.seats
+            ],
+        },
+    }
+
+
+def decode_state(d: Mapping[str, Any]) -> KanasterState:
+    last = d["last_hand"]
+    return KanasterState(
+        players=d["players"],
+        rules=Rules(**{f: d["rules"][f] for f in _RULE_FIELDS}),
+        seed=d["seed"],
+        hand_number=d["hand_number"],
+        dealer=d["dealer"],
+        cut=_cards(d["cut"]),
+        scores=tuple(d["scores"]),
+        hands=tuple(_cards(h) for h in d["hands"]),
+        talon=_cards(d["talon"]),
+        pile=_cards(d["pile"]),
+        melds=tuple(Meld(o, r, _cards(c), _cards(t)) for o, r, c, t in d["melds"]),
+        red_threes=tuple(_cards(r) for r in d["red_threes"]),
+        started=tuple(d["started"]),
+        current=d["current"],
+        phase=d["phase"],
+        took_pile=d["took_pile"],
+        pile_taken=_cards(d["pile_taken"]),
+        first_meld_turn=d["first_meld_turn"],
+        turns=d["turns"],
+        history=tuple(tuple(h) for h in d["history"]),
+        last_hand=None if last is None else HandRecord(
+            last["number"],
+            last["went_out"],
+            last["concealed"],
+            tuple(SeatScore(a, b, c, e, f, g, _cards(h)) for a, b, c, e, f, g, h in last["seats"]),
+        ),
+    )

@@ -1,0 +1,119 @@
+"""Wire schemas of Kanaster (seeds/kanaster.md): the view's ``state`` and the result ``detail``.
+
+Options, moves and the envelopes are built by ``schemas.common.build`` from the engine's
+declarations; only what is Kanaster's own is written here. Class names avoid the move
+schemas' names (``KanasterMeld`` is the move): a meld on the table is ``KanasterTableMeld``.
+"""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from schemas.common import GameSchemas
+
+_PHASE = validate.OneOf(["draw", "play", "finished", "aborted"])
+
+
+def _int(**kw: object) -> fields.Integer:
+    return fields.Integer(strict=True, **kw)  # type: ignore[arg-type]
+
+
+def _cards(description: str, **kw: object) -> fields.List:
+    return fields.List(fields.String(), required=True, metadata={"description": description}, **kw)  # type: ignore[arg-type]
+
+
+class KanasterSeatInfo(Schema):
+    """What everybody sees of one seat."""
+
+    seat = _int(required=True)
+    hand_count = _int(required=True, metadata={"description": "cards in the seat's hand"})
+    score = _int(required=True, metadata={"description": "cumulative total written before this hand"})
+    minimum = _int(required=True, metadata={"description": "minimum count of the seat's first meld this hand"})
+    melded = fields.Boolean(required=True, metadata={"description": "the seat has melded this hand"})
+    canasta = fields.Boolean(required=True, metadata={"description": "the seat has a canasta on the table"})
+    red_threes = _cards("the seat's laid-out red 3s")
+
+
+class KanasterTableMeld(Schema):
+    """A meld on the table; its ``id`` is what lay_off, take_pile_lay_off and tuck name."""
+
+    id = _int(required=True)
+    owner = _int(required=True)
+    rank = fields.String(required=True, metadata={"description": "the meld's rank; '3' for black 3s"})
+    cards = _cards("the meld's cards")
+    tucked = _cards("blocking cards tucked under it (no effect)")
+    canasta = fields.Boolean(required=True, metadata={"description": "seven or more cards"})
+    natural = fields.Boolean(required=True, metadata={"description": "no wild card in it"})
+    points = _int(required=True, metadata={"description": "card points of its cards"})
+
+
+class KanasterTurn(Schema):
+    """The mover's turn so far."""
+
+    took_pile = fields.Boolean(required=True, metadata={"description": "the mover took the pile this turn"})
+    pile_cards = _cards("the cards that came with the pile this turn (tucking)")
+    first_meld = fields.Boolean(required=True, metadata={"description": "the mover's first meld was this turn"})
+
+
+class KanasterSeatScore(Schema):
+    """One seat's count for a hand."""
+
+    table = _int(required=True, metadata={"description": "card points on the table"})
+    canastas = _int(required=True, metadata={"description": "canasta bonuses"})
+    red_threes = _int(required=True, metadata={"description": "red 3s, plus or minus"})
+    hand = _int(required=True, metadata={"description": "minus the card points left in the hand"})
+    going_out = _int(required=True, metadata={"description": "200 or 100 for going out"})
+    total = _int(required=True)
+    hand_cards = _cards("the cards left in the hand, shown at the count")
+
+
+class KanasterHandRecord(Schema):
+    """The count of the last finished hand."""
+
+    number = _int(required=True)
+    went_out = _int(required=True, allow_none=True, metadata={"description": "null: the talon ran out"})
+    concealed = fields.Boolean(required=True, metadata={"description": "went out in the turn of the first meld"})
+    seats = fields.List(fields.Nested(KanasterSeatScore), required=True)
+
+
+class KanasterState(Schema):
+    """What the viewer sees of a match of Kanaster."""
+
+    hand_number = _int(required=True, metadata={"description": "1-based number of the current hand"})
+    dealer = _int(required=True)
+    cutter = _int(required=True)
+    cut_cards = _cards("wild cards the cutter kept at the cut")
+    current = _int(required=True, allow_none=True, metadata={"description": "seat to move; null once over"})
+    phase = fields.String(required=True, validate=_PHASE)
+    hand = fields.List(fields.String(), required=True, allow_none=True,
+                       metadata={"description": "the viewer's cards; null for a spectator"})
+    seats = fields.List(fields.Nested(KanasterSeatInfo), required=True)
+    talon_count = _int(required=True)
+    pile = _cards("the discard pile, bottom card first")
+    pile_top = fields.String(required=True, allow_none=True)
+    pile_blocked = fields.Boolean(required=True, metadata={"description": "the top card bars the mover from the pile"})
+    pile_frozen = fields.Boolean(required=True, metadata={"description": "option wild_discard_freezes_pile"})
+    blocking_ranks = _cards("ranks with a canasta on the table (Sperrkarten)")
+    melds = fields.List(fields.Nested(KanasterTableMeld), required=True)
+    turn = fields.Nested(KanasterTurn, required=True)
+    target = _int(required=True)
+    max_hands = _int(required=True, allow_none=True)
+    max_turns = _int(required=True, allow_none=True)
+    turns = _int(required=True, metadata={"description": "completed turns in the match"})
+    hands_played = _int(required=True)
+    history = fields.List(fields.List(_int()), required=True,
+                          metadata={"description": "per finished hand, each seat's hand total"})
+    last_hand = fields.Nested(KanasterHandRecord, required=True, allow_none=True)
+
+
+class KanasterResultDetail(Schema):
+    """How a match of Kanaster ended."""
+
+    reason = fields.String(required=True, validate=validate.OneOf(["target", "max_hands", "max_turns"]))
+    hands_played = _int(required=True)
+    target = _int(required=True)
+    hand_scores = fields.List(fields.List(_int()), required=True,
+                              metadata={"description": "per hand, each seat's hand total"})
+
+
+GAME = GameSchemas(prefix="Kanaster", state=KanasterState, result_detail=KanasterResultDetail)
