@@ -7,6 +7,7 @@ import json
 import logging
 from typing import Any
 
+import orjson
 from flask import Flask, Response, request
 from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Api
@@ -17,7 +18,6 @@ from schemas import SCHEMAS
 from schemas.common import Catalogue, Health, Problem, build
 from service import errors, observability
 from service.config import Settings
-from service.errors import ApiError
 from service.games import P503, RETRY_AFTER, Runtime, make_blueprint
 from service.spec import CardtablePlugin
 from service.store import MemoryStore, RedisStore, Store
@@ -27,16 +27,14 @@ log = logging.getLogger("cardtable")
 
 
 class _SafeJSON(DefaultJSONProvider):
-    """Flask's JSON with two guards: a too deeply nested body is a 400 (not a
-    RecursionError), and responses are not key-sorted (cheaper, order kept)."""
+    """Flask's JSON on orjson: faster, and a too deeply nested body is a ValueError (so a
+    400), never a RecursionError; responses are not key-sorted (cheaper, order kept)."""
 
     sort_keys = False
 
     def loads(self, s: str | bytes, **kwargs: Any) -> Any:
-        try:
-            return json.loads(s, **kwargs)
-        except RecursionError:
-            raise ValueError("JSON nested too deeply") from None
+        # orjson refuses nesting deeper than 1024 with a ValueError (a 400), never a RecursionError
+        return orjson.loads(s)
 
 
 class _Api(Api):
@@ -108,18 +106,11 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     )
     api = _Api(app, spec_kwargs={"marshmallow_plugin": CardtablePlugin()})
     errors.register(app, settings.retry_after)
-    observability.init(app, settings.request_log)
+    app.extensions["cardtable.access_log"] = observability.init(app, settings.request_log)
     api.register_blueprint(_service_blueprint())
     for game_id, engine in REGISTRY.items():
         api.register_blueprint(make_blueprint(engine, build(engine, SCHEMAS[game_id])))
     _document_docs_routes(api)
-
-    @app.before_request
-    def _require_json() -> None:
-        if request.routing_exception is not None:
-            return  # 404/405 first: the route decides, not the body
-        if request.method in ("POST", "PUT", "PATCH") and not request.is_json:
-            raise ApiError(400, "bad_request", "The body must be JSON, sent as Content-Type: application/json.")
 
     if settings.cors_origins:
         _cors(app, settings.cors_origins)

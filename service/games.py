@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import json
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -16,14 +15,14 @@ from typing import Any
 
 from flask import Response, current_app, request, url_for
 from flask_smorest import Blueprint as SmorestBlueprint
-from webargs.flaskparser import FlaskParser
+from marshmallow import Schema, ValidationError
 
 from engines.core import Engine, IllegalMove, InvalidOptions, Move, move_from_json
 from schemas.common import BuiltSchemas, Problem
 from service import auth, observability
 from service.bots import DEFAULT_BOT, MAX_BOT_MOVES, Bot
 from service.errors import PROBLEM, ApiError
-from service.records import SCHEMA_VERSION, UnknownSnapshot, dumps, loads_record
+from service.records import SCHEMA_VERSION, UnknownSnapshot, dumps, fingerprint, loads, loads_record
 from service.store import Loaded, Store
 
 GAME_ID_MAX = 64
@@ -32,16 +31,7 @@ IDEMPOTENCY_KEY_MAX = 200
 COMMIT_ATTEMPTS = 3
 
 
-class _Parser(FlaskParser):
-    """Reads bodies with ``request.get_json`` so that the app's guarded JSON loader (depth
-    limit -> 400) applies and the body is parsed once."""
-
-    def _raw_load_json(self, req: Any) -> Any:
-        return req.get_json(cache=True)
-
-
-class Blueprint(SmorestBlueprint):
-    ARGUMENTS_PARSER = _Parser()
+Blueprint = SmorestBlueprint
 
 
 @dataclass
@@ -104,6 +94,7 @@ class _Game:
     def __init__(self, engine: Engine, built: BuiltSchemas) -> None:
         self.engine = engine
         self.built = built
+        self.move_request = built.move_request()
 
     # --- loading and auth ---------------------------------------------------------------
 
@@ -201,12 +192,12 @@ class _Game:
             raise ApiError(422, "validation_error", "The request body does not match the schema.",
                            errors={"bots": bot_errors})
         key = idempotency_key()
-        fingerprint = hashlib.sha256(dumps(body)).hexdigest()
+        body_print = fingerprint(body)
         game_id = secrets.token_urlsafe(12) if key is None else created_game_id(key)
         if key is not None:
             stored = rt.store.idempotent(game_id, "create")
             if stored is not None:
-                return self._replay_created(stored, fingerprint)
+                return self._replay_created(stored, body_print)
         seed = body.get("seed") or secrets.token_hex(16)
         deck = body.get("deck")
         try:
@@ -236,7 +227,7 @@ class _Game:
             "seats": [{"seat": i, "token": t, "bot": t is None} for i, t in enumerate(tokens)],
         }
         location = url_for(f"{engine.id}.view", game_id=game_id)
-        idem_value = None if key is None else dumps({"fingerprint": fingerprint, "created": created,
+        idem_value = None if key is None else dumps({"fingerprint": body_print, "created": created,
                                                       "location": location})
         if not rt.store.create(game_id, dumps(record), entries, rt.game_ttl, "create" if key else None, idem_value):
             if key is None:
@@ -244,13 +235,13 @@ class _Game:
             stored = rt.store.idempotent(game_id, "create")  # a concurrent retry won the race
             if stored is None:
                 raise ApiError(422, "idempotency_conflict", "This Idempotency-Key was already used.")
-            return self._replay_created(stored, fingerprint)
+            return self._replay_created(stored, body_print)
         observability.game_created(engine.id, engine.result(state) is not None)
         return _json(created, 201, {"Location": location})
 
     @staticmethod
     def _replay_created(stored: bytes, fingerprint: str) -> Response:
-        first = json.loads(stored)
+        first = loads(stored)
         if first["fingerprint"] != fingerprint:
             raise ApiError(422, "idempotency_conflict", "This Idempotency-Key was used with a different request body.")
         return _json(first["created"], 201, {"Location": first["location"], "Idempotent-Replayed": "true"})
@@ -272,24 +263,27 @@ class _Game:
         viewer = "spectator" if seat is None else str(seat)
         entries = []
         for raw in runtime().store.log(game_id):
-            e = json.loads(raw)
+            e = loads(raw)
             entries.append({"version": e["version"], "seat": e["seat"], "bot": e["bot"],
                             "move": e["redacted"].get(viewer, e["move"])})
         return _json({"game_id": game_id, "version": loaded.version, "entries": entries})
 
-    def submit(self, body: dict[str, Any], game_id: str) -> Response:
+    def submit(self, game_id: str) -> Response:
         rt = runtime()
         engine = self.engine
         key = idempotency_key()
+        body = None
         for _ in range(COMMIT_ATTEMPTS):
             loaded, record = self.load(game_id)
             seat = self.seat(record, required=True)
             assert seat is not None
-            fingerprint = hashlib.sha256(dumps([seat, body])).hexdigest()
+            if body is None:  # after the game and the seat: a stranger learns nothing from 422s
+                body = load_body(self.move_request)
             if key is not None:
+                body_print = fingerprint([seat, body])
                 stored = rt.store.idempotent(game_id, f"move:{key}")
                 if stored is not None:
-                    return self._replay(stored, fingerprint)
+                    return self._replay(stored, body_print)
             version = body.get("version")
             if version is not None and version != loaded.version:
                 raise ApiError(409, "stale_version", f"The game is at version {loaded.version}, not {version}.",
@@ -311,7 +305,7 @@ class _Game:
             record["state"] = engine.encode(after)
             view = self.view_body(record, new_version, after, seat)
             etag = f'"{new_version}.{seat}"'
-            idem_value = dumps({"fingerprint": fingerprint, "view": view, "etag": etag}) if key is not None else None
+            idem_value = None if key is None else dumps({"fingerprint": body_print, "view": view, "etag": etag})
             idem = None if key is None else f"move:{key}"
             if rt.store.commit(game_id, loaded.version, dumps(record), entries, rt.game_ttl, idem, idem_value):
                 observability.moves_applied(engine.id, len(entries), view["status"] == "finished")
@@ -325,7 +319,7 @@ class _Game:
 
     @staticmethod
     def _replay(stored: bytes, fingerprint: str) -> Response:
-        first = json.loads(stored)
+        first = loads(stored)
         if first["fingerprint"] != fingerprint:
             raise ApiError(422, "idempotency_conflict",
                            "This Idempotency-Key was used with a different request body or seat.")
@@ -356,15 +350,38 @@ IF_NONE_MATCH = {"in": "header", "name": "If-None-Match", "required": False,
                  "schema": {"type": "string"}}
 
 
-def _alt(blp: Blueprint, *problems: tuple[int, str]) -> Any:
+def _alt(blp: Blueprint, *problems: tuple[int, str]) -> list[Any]:
+    return [blp.alt_response(status, schema=Problem, description=description, content_type=PROBLEM,
+                             headers=RETRY_AFTER if status == 503 else None)
+            for status, description in problems]
+
+
+def _documented(*decorators: Any) -> Any:
+    """Apply flask-smorest's decorators for the OpenAPI document only.
+
+    The route gets the plain handler carrying the collected ``_apidoc``, so no request pays
+    for ten wrapper layers and webargs; handlers load their body with ``load_body``."""
+
     def wrap(fn: Any) -> Any:
-        for status, description in problems:
-            headers = RETRY_AFTER if status == 503 else None
-            fn = blp.alt_response(status, schema=Problem, description=description,
-                                  content_type=PROBLEM, headers=headers)(fn)
+        documented = fn
+        for decorator in reversed(decorators):
+            documented = decorator(documented)
+        fn._apidoc = documented._apidoc
         return fn
 
     return wrap
+
+
+def load_body(schema: Schema) -> dict[str, Any]:
+    """The JSON body loaded through ``schema``; 400 when it is not JSON, 422
+    ``validation_error`` naming each field when it does not match."""
+    if not request.is_json:
+        raise ApiError(400, "bad_request", "The body must be JSON, sent as Content-Type: application/json.")
+    try:
+        return schema.load(request.get_json(cache=True))  # type: ignore[no-any-return]
+    except ValidationError as exc:
+        raise ApiError(422, "validation_error", "The request body does not match the schema.",
+                       errors=exc.messages if isinstance(exc.messages, dict) else {"_schema": exc.messages}) from None
 
 
 def make_blueprint(engine: Engine, built: BuiltSchemas) -> Blueprint:
@@ -372,41 +389,51 @@ def make_blueprint(engine: Engine, built: BuiltSchemas) -> Blueprint:
     game = _Game(engine, built)
     prefix = built.prefix
     blp = Blueprint(engine.id, engine.id, url_prefix=f"/v1/{engine.id}", description=engine.title)
+    create_schema = built.create_request()
 
     @blp.route("/games", methods=["POST"], endpoint="create")
-    @blp.arguments(built.create_request)
-    @blp.response(201, built.create_response, description="the new game",
-                  headers={"Location": {"description": "URL of the game's view", "schema": {"type": "string"}}})
-    @_alt(blp, P400, P403, P413, P422, P503)
-    @blp.doc(operationId=f"create{prefix}Game", summary=f"Start a game of {engine.title}",
-             parameters=[IDEMPOTENCY])
-    def create(body: dict[str, Any]) -> Response:
-        return game.create(body)
+    @_documented(
+        blp.arguments(built.create_request),
+        blp.response(201, built.create_response, description="the new game",
+                     headers={"Location": {"description": "URL of the game's view", "schema": {"type": "string"}}}),
+        *_alt(blp, P400, P403, P413, P422, P503),
+        blp.doc(operationId=f"create{prefix}Game", summary=f"Start a game of {engine.title}",
+                parameters=[IDEMPOTENCY]),
+    )
+    def create() -> Response:
+        return game.create(load_body(create_schema))
 
     @blp.route("/games/<string(maxlength=64):game_id>", methods=["GET"], endpoint="view")
-    @blp.response(200, built.view, description="the caller's view",
-                  headers={"ETag": {"description": "names the version and the seat", "schema": {"type": "string"}}})
-    @blp.alt_response(304, description="not modified since the ETag in If-None-Match")
-    @_alt(blp, P401, P404, P503)
-    @blp.doc(operationId=f"get{prefix}View", summary="A seat's view (with its token) or the spectator view",
-             parameters=[IF_NONE_MATCH], security=BEARER_OPTIONAL)
+    @_documented(
+        blp.response(200, built.view, description="the caller's view",
+                     headers={"ETag": {"description": "names the version and the seat",
+                                       "schema": {"type": "string"}}}),
+        blp.alt_response(304, description="not modified since the ETag in If-None-Match"),
+        *_alt(blp, P401, P404, P503),
+        blp.doc(operationId=f"get{prefix}View", summary="A seat's view (with its token) or the spectator view",
+                parameters=[IF_NONE_MATCH], security=BEARER_OPTIONAL),
+    )
     def view(game_id: str) -> Response:
         return game.view(game_id)
 
     @blp.route("/games/<string(maxlength=64):game_id>/moves", methods=["POST"], endpoint="submit")
-    @blp.arguments(built.move_request)
-    @blp.response(200, built.view, description="the mover's new view, after any bot moves that followed")
-    @_alt(blp, P400, P401, P404, P409, P413, P422, P503)
-    @blp.doc(operationId=f"submit{prefix}Move", summary="Submit one move for the caller's seat",
-             parameters=[IDEMPOTENCY], security=BEARER)
-    def submit(body: dict[str, Any], game_id: str) -> Response:
-        return game.submit(body, game_id)
+    @_documented(
+        blp.arguments(built.move_request),
+        blp.response(200, built.view, description="the mover's new view, after any bot moves that followed"),
+        *_alt(blp, P400, P401, P404, P409, P413, P422, P503),
+        blp.doc(operationId=f"submit{prefix}Move", summary="Submit one move for the caller's seat",
+                parameters=[IDEMPOTENCY], security=BEARER),
+    )
+    def submit(game_id: str) -> Response:
+        return game.submit(game_id)
 
     @blp.route("/games/<string(maxlength=64):game_id>/log", methods=["GET"], endpoint="log")
-    @blp.response(200, built.log, description="the move log, redacted for the caller")
-    @_alt(blp, P401, P404, P503)
-    @blp.doc(operationId=f"get{prefix}Log", summary="The move log, redacted for the caller",
-             security=BEARER_OPTIONAL)
+    @_documented(
+        blp.response(200, built.log, description="the move log, redacted for the caller"),
+        *_alt(blp, P401, P404, P503),
+        blp.doc(operationId=f"get{prefix}Log", summary="The move log, redacted for the caller",
+                security=BEARER_OPTIONAL),
+    )
     def log(game_id: str) -> Response:
         return game.log(game_id)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterator
 
 import pytest
@@ -23,7 +24,9 @@ def redis_server() -> Iterator[RedisServer]:
 
 @pytest.fixture()
 def app(redis_server: RedisServer) -> Flask:
-    return create_app(Settings(redis_url=redis_server.url, allow_fixed_deals=True))
+    app = create_app(Settings(redis_url=redis_server.url, allow_fixed_deals=True))
+    app.extensions["cardtable.access_log"].stream = io.StringIO()  # keep the test output readable
+    return app
 
 
 @pytest.fixture()

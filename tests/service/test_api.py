@@ -204,7 +204,7 @@ def test_a_bad_create_is_422_naming_the_field(client: FlaskClient, body: dict, w
 
 
 def test_fixed_deals_are_refused_when_disabled(redis_server) -> None:
-    client = create_app(Settings(redis_url=redis_server.url, allow_fixed_deals=False)).test_client()
+    client = create_app(Settings(redis_url=redis_server.url, allow_fixed_deals=False, request_log=False)).test_client()
     assert_problem(client.post("/v1/sten/games", json={"players": 2, "seed": "x"}), 403, "fixed_deal_disabled")
     assert_problem(client.post("/v1/sten/games", json={"players": 2, "deck": []}), 403, "fixed_deal_disabled")
     assert client.post("/v1/sten/games", json={"players": 2}).status_code == 201

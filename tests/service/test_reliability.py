@@ -205,7 +205,7 @@ def test_a_redis_outage_answers_503_and_play_resumes(persistent_redis) -> None:
 def test_the_in_process_store_keeps_the_same_promises() -> None:
     from service.store import MemoryStore
 
-    app = create_app(Settings(allow_fixed_deals=True), store=MemoryStore())
+    app = create_app(Settings(allow_fixed_deals=True, request_log=False), store=MemoryStore())
     client = app.test_client()
     created = client.post("/v1/sten/games", json={"players": 2}, headers={"Idempotency-Key": "m1"}).json
     again = client.post("/v1/sten/games", json={"players": 2}, headers={"Idempotency-Key": "m1"}).json

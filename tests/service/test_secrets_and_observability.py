@@ -3,6 +3,7 @@ JSON logs, Prometheus metrics, CORS by configuration)."""
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 
@@ -28,8 +29,10 @@ def _play_a_little(client, game_id: str, tokens: list[str], moves: int = 10) -> 
     return answers
 
 
-def test_tokens_never_appear_in_a_url_a_log_line_or_a_view(client, caplog) -> None:
+def test_tokens_never_appear_in_a_url_a_log_line_or_a_view(app, client, caplog) -> None:
     caplog.set_level(logging.DEBUG, logger="cardtable")
+    access = app.extensions["cardtable.access_log"]
+    access.stream = io.StringIO()
     created = client.post("/v1/sten/games", json={"players": 3, "seed": "s3cr3t-seed-value"})
     tokens = [s["token"] for s in created.json["seats"]]
     gid = created.json["game_id"]
@@ -42,8 +45,10 @@ def test_tokens_never_appear_in_a_url_a_log_line_or_a_view(client, caplog) -> No
         text = reply.get_data(as_text=True) + json.dumps(dict(reply.headers))
         assert not any(t in text for t in tokens), "a token was sent back after create"
     assert created.headers["Location"] == f"/v1/sten/games/{gid}"
-    logged = caplog.text + "".join(json.dumps(r.__dict__, default=str) for r in caplog.records)
-    assert caplog.records, "no request was logged"
+    access.flush()
+    logged = access.stream.getvalue() + caplog.text + "".join(json.dumps(r.__dict__, default=str)
+                                                              for r in caplog.records)
+    assert logged.count('"msg":"request"') == len(answers) + 1, "not every request was logged"
     assert not any(t in logged for t in tokens), "a token reached a log line"
 
 
@@ -65,15 +70,31 @@ def test_every_response_carries_a_request_id_and_a_sane_one_is_echoed(client) ->
     assert client.get("/nope").headers["X-Request-Id"]
 
 
-def test_requests_are_logged_as_json_lines(client, caplog) -> None:
-    from service.observability import JsonFormatter
-
-    caplog.set_level(logging.INFO, logger="cardtable.access")
+def test_requests_are_logged_as_json_lines(app, client) -> None:
+    access = app.extensions["cardtable.access_log"]
+    access.stream = io.StringIO()
     client.get("/v1/sten/games/nope", headers={"X-Request-Id": "rid-1"})
-    record = next(r for r in caplog.records if getattr(r, "request_id", None) == "rid-1")
-    line = json.loads(JsonFormatter().format(record))
-    assert line["status"] == 404 and line["endpoint"] == "/v1/sten/games/<string(maxlength=64):game_id>"
-    assert line["method"] == "GET" and line["duration_ms"] >= 0
+    client.get("/no/such/route", headers={"X-Request-Id": "rid-2"})
+    access.flush()
+    lines = {(d := json.loads(line))["request_id"]: d for line in access.stream.getvalue().splitlines()}
+    assert lines["rid-1"]["status"] == 404
+    assert lines["rid-1"]["endpoint"] == "/v1/sten/games/<string(maxlength=64):game_id>"
+    assert lines["rid-1"]["method"] == "GET" and lines["rid-1"]["duration_ms"] >= 0
+    assert lines["rid-2"]["endpoint"] == "unmatched" and lines["rid-2"]["level"] == "info"
+
+
+def test_the_access_log_writes_buffered_lines_when_due() -> None:
+    from service.observability import AccessLog
+
+    stream = io.StringIO()
+    log = AccessLog(stream, max_bytes=200, max_age=3600)
+    log.write({"n": 1})
+    assert stream.getvalue() == ""
+    for n in range(20):
+        log.write({"n": n, "pad": "x" * 20})
+    assert stream.getvalue().count("\n") >= 5, "a full buffer was not written"
+    log.flush()
+    assert stream.getvalue().count("\n") == 21
 
 
 def test_metrics_count_requests_moves_and_conflicts(live_url) -> None:
@@ -95,9 +116,9 @@ def test_metrics_count_requests_moves_and_conflicts(live_url) -> None:
 
 
 def test_cors_is_off_by_default_and_configurable(redis_server) -> None:
-    plain = create_app(Settings(redis_url=redis_server.url)).test_client()
+    plain = create_app(Settings(redis_url=redis_server.url, request_log=False)).test_client()
     assert "Access-Control-Allow-Origin" not in plain.get("/healthz", headers={"Origin": "https://a.example"}).headers
-    app = create_app(Settings(redis_url=redis_server.url, cors_origins=("https://a.example",)))
+    app = create_app(Settings(redis_url=redis_server.url, cors_origins=("https://a.example",), request_log=False))
     client = app.test_client()
     allowed = client.get("/healthz", headers={"Origin": "https://a.example"})
     assert allowed.headers["Access-Control-Allow-Origin"] == "https://a.example"
