@@ -22,6 +22,21 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def free_cluster_port() -> int:
+    """A spare port whose cluster bus port (port + 10000) is spare too and below 65536."""
+    for _ in range(200):
+        port = free_port()
+        if port + 10000 > 65535:
+            continue
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port + 10000))
+            except OSError:
+                continue
+        return port
+    raise RuntimeError("no spare port pair for a cluster node")
+
+
 def wait_for_port(port: int, proc: subprocess.Popen, timeout: float = 20.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -39,12 +54,12 @@ class RedisServer:
     """One redis-server process on loopback; can be stopped and started again on the
     same port and data directory (persistence on when ``persist``)."""
 
-    def __init__(self, persist: bool = False, extra: tuple[str, ...] = ()) -> None:
+    def __init__(self, persist: bool = False, extra: tuple[str, ...] = (), port: int | None = None) -> None:
         binary = shutil.which("redis-server")
         if binary is None:
             raise RuntimeError("redis-server is not installed: run `bash tests/run.sh` (it installs it)")
         self.binary = binary
-        self.port = free_port()
+        self.port = port or free_port()
         self.dir = tempfile.mkdtemp(prefix="cardtable-redis-")
         self.persist = persist
         self.extra = extra
@@ -59,7 +74,11 @@ class RedisServer:
                 "--save", "", "--appendonly", "yes" if self.persist else "no", "--appendfsync", "always",
                 "--protected-mode", "yes", *self.extra]
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wait_for_port(self.port, self.proc)
+        try:
+            wait_for_port(self.port, self.proc)
+        except RuntimeError:
+            self.stop()
+            raise
 
     def stop(self) -> None:
         if self.proc and self.proc.poll() is None:
@@ -100,3 +119,46 @@ def gunicorn(redis_url: str, workers: int = 2, extra_env: dict[str, str] | None 
         errlog.close()
         if "Traceback" in tail:
             print("gunicorn stderr:\n" + tail, file=sys.stderr)
+
+
+class RedisClusterServers:
+    """A real Redis Cluster of three masters (no replicas) on loopback ports."""
+
+    def __init__(self, masters: int = 3) -> None:
+        self.nodes = [RedisServer(extra=("--cluster-enabled", "yes", "--cluster-node-timeout", "2000"),
+                                  port=free_cluster_port()) for _ in range(masters)]
+
+    @property
+    def url(self) -> str:
+        return self.nodes[0].url
+
+    def start(self) -> None:
+        try:
+            self._start()
+        except BaseException:
+            self.cleanup()
+            raise
+
+    def _start(self) -> None:
+        for node in self.nodes:
+            node.extra = (*node.extra, "--cluster-config-file", os.path.join(node.dir, "nodes.conf"))
+            node.start()
+        cli = shutil.which("redis-cli")
+        if cli is None:
+            raise RuntimeError("redis-cli is not installed (Debian's redis-tools comes with redis-server)")
+        addresses = [f"127.0.0.1:{n.port}" for n in self.nodes]
+        subprocess.run([cli, "--cluster", "create", *addresses, "--cluster-replicas", "0", "--cluster-yes"],
+                       check=True, capture_output=True, timeout=60)
+        deadline = time.monotonic() + 30
+        while True:
+            info = subprocess.run([cli, "-p", str(self.nodes[0].port), "cluster", "info"],
+                                  capture_output=True, text=True, timeout=10).stdout
+            if "cluster_state:ok" in info:
+                return
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the cluster did not become ready: {info}")
+            time.sleep(0.2)
+
+    def cleanup(self) -> None:
+        for node in self.nodes:
+            node.cleanup()
