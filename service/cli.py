@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 
@@ -45,16 +46,19 @@ def main(argv: list[str] | None = None) -> int:
     from service.config import Settings
 
     # The dev server allows fixed deals (seed/deck) unless the environment says otherwise.
-    settings = Settings.from_env()
-    if "CARDTABLE_ALLOW_FIXED_DEALS" not in __import__("os").environ:
-        settings = Settings.from_env(allow_fixed_deals=True)
+    overrides = {} if "CARDTABLE_ALLOW_FIXED_DEALS" in os.environ else {"allow_fixed_deals": True}
+    settings = Settings.from_env(**overrides)
     app = create_app(settings)
     store = app.extensions["cardtable"].store
     if store.kind == "memory":
         print("cardtable: REDIS_URL is not set; using the in-process store (games live only in this process)",
               file=sys.stderr)
     else:
-        print(f"cardtable: using Redis at {settings.redis_url}", file=sys.stderr)
+        from urllib.parse import urlsplit
+
+        where = urlsplit(settings.redis_url or "")
+        print(f"cardtable: using Redis at {where.hostname}:{where.port or 6379}"  # never the password
+              + (" (cluster)" if settings.redis_cluster else ""), file=sys.stderr)
     print(f"cardtable: serving on http://{args.host}:{args.port}  (API docs at /docs)", file=sys.stderr)
     app.run(host=args.host, port=args.port, threaded=True)
     return 0

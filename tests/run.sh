@@ -1,16 +1,25 @@
 #!/usr/bin/env bash
-# Run the whole test suite from a fresh machine: installs redis-server (Debian) when it is
-# missing, creates .venv with the package and its test extras, lints, and runs pytest.
+# Run the whole test suite from a fresh machine: installs what is missing from Debian
+# (redis-server, node, npm), creates .venv with the package and its test extras, lints,
+# and runs pytest.
 # Extra arguments go to pytest, e.g. `bash tests/run.sh -k sten`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if ! command -v redis-server >/dev/null 2>&1; then
-  echo "tests/run.sh: installing redis-server" >&2
+# Debian packages the tests need: redis-server (and redis-cli) for the service tests,
+# node and npm for the TypeScript SDK check.
+missing=""
+command -v redis-server >/dev/null 2>&1 || missing="$missing redis-server"
+command -v redis-cli >/dev/null 2>&1 || missing="$missing redis-tools"
+command -v node >/dev/null 2>&1 || missing="$missing nodejs"
+command -v npm >/dev/null 2>&1 || missing="$missing npm"
+if [ -n "$missing" ]; then
+  echo "tests/run.sh: installing$missing" >&2
   SUDO=""
   [ "$(id -u)" = 0 ] || SUDO="sudo"
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq redis-server >/dev/null
+  # shellcheck disable=SC2086
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
 fi
 
 PYTHON="${PYTHON:-python3}"
