@@ -52,6 +52,7 @@ from bench import engines as engine_bench
 from bench.floor_app import make_client, seed_game
 from engines import REGISTRY
 from engines.core import Engine
+from tests.servers import free_port, wait_for_port
 
 ROOT = Path(__file__).resolve().parent.parent
 TICK = os.sysconf("SC_CLK_TCK")
@@ -62,25 +63,6 @@ MAX_MOVE_RATE = 3000  # moves/s the real side could at most consume; more are pr
 
 
 # --- servers ---------------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def wait_for_port(port: int, proc: subprocess.Popen[bytes], timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"server exited with {proc.returncode}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
-        except OSError:
-            time.sleep(0.05)
-    raise RuntimeError(f"nothing listens on port {port} after {timeout}s")
 
 
 def stop(proc: subprocess.Popen[bytes]) -> None:

@@ -26,7 +26,7 @@ PYTHON="${PYTHON:-python3}"
 if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
-.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
+.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test,load]'
 
 .venv/bin/ruff check .
 exec .venv/bin/python -m pytest -p no:cacheprovider "$@"
