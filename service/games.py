@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import Response, current_app, request, url_for
-from flask_smorest import Blueprint as SmorestBlueprint
+from flask_smorest import Blueprint
 from marshmallow import Schema, ValidationError
 
 from engines.core import Engine, IllegalMove, InvalidOptions, Move, move_from_json
@@ -29,9 +29,6 @@ GAME_ID_MAX = 64
 IDEMPOTENCY_KEY_MAX = 200
 #: A commit that lost the race is tried again (only when the client sent no `version`).
 COMMIT_ATTEMPTS = 3
-
-
-Blueprint = SmorestBlueprint
 
 
 @dataclass
