@@ -81,8 +81,22 @@ def created_game_id(key: str) -> str:
     return base64.urlsafe_b64encode(digest[:16]).decode().rstrip("=")
 
 
-def _not_found(game_id: str) -> ApiError:
+def _not_found() -> ApiError:
     return ApiError(404, "game_not_found", "No such game (it may have expired).")
+
+
+def etag(version: int, seat: int | None) -> str:
+    """The ETag of a view: it names the game's version and the viewer (``s`` = spectator)."""
+    return f'"{version}.{"s" if seat is None else seat}"'
+
+
+def replayed(stored: bytes, body_print: str) -> dict[str, Any]:
+    """The first answer kept under an Idempotency-Key, if this request is the same one;
+    422 ``idempotency_conflict`` when the key came with another body (or seat)."""
+    first: dict[str, Any] = loads(stored)
+    if first["fingerprint"] != body_print:
+        raise ApiError(422, "idempotency_conflict", "This Idempotency-Key was used with a different request.")
+    return first
 
 
 class _Game:
@@ -97,16 +111,16 @@ class _Game:
 
     def load(self, game_id: str) -> tuple[Loaded, dict[str, Any]]:
         if len(game_id) > GAME_ID_MAX:
-            raise _not_found(game_id)
+            raise _not_found()
         loaded = runtime().store.load(game_id)
         if loaded is None:
-            raise _not_found(game_id)
+            raise _not_found()
         try:
             record = loads_record(loaded.snapshot)
         except UnknownSnapshot as exc:
             raise ApiError(409, "unknown_snapshot_version", f"The stored game cannot be read: {exc}.") from None
         if record["game"] != self.engine.id:
-            raise _not_found(game_id)
+            raise _not_found()
         return loaded, record
 
     @staticmethod
@@ -194,7 +208,7 @@ class _Game:
         if key is not None:
             stored = rt.store.idempotent(game_id, "create")
             if stored is not None:
-                return self._replay_created(stored, body_print)
+                return self._created_again(stored, body_print)
         seed = body.get("seed") or secrets.token_hex(16)
         deck = body.get("deck")
         try:
@@ -232,27 +246,25 @@ class _Game:
             stored = rt.store.idempotent(game_id, "create")  # a concurrent retry won the race
             if stored is None:
                 raise ApiError(422, "idempotency_conflict", "This Idempotency-Key was already used.")
-            return self._replay_created(stored, body_print)
+            return self._created_again(stored, body_print)
         observability.game_created(engine.id, engine.result(state) is not None)
         return _json(created, 201, {"Location": location})
 
     @staticmethod
-    def _replay_created(stored: bytes, fingerprint: str) -> Response:
-        first = loads(stored)
-        if first["fingerprint"] != fingerprint:
-            raise ApiError(422, "idempotency_conflict", "This Idempotency-Key was used with a different request body.")
+    def _created_again(stored: bytes, body_print: str) -> Response:
+        first = replayed(stored, body_print)
         return _json(first["created"], 201, {"Location": first["location"], "Idempotent-Replayed": "true"})
 
     def view(self, game_id: str) -> Response:
         loaded, record = self.load(game_id)
         seat = self.seat(record, required=False)
-        etag = f'"{loaded.version}.{"s" if seat is None else seat}"'
-        if etag in request.if_none_match or request.if_none_match.contains_weak(etag.strip('"')):
+        tag = etag(loaded.version, seat)
+        if tag in request.if_none_match or request.if_none_match.contains_weak(tag.strip('"')):
             response = Response(status=304)
-            response.headers["ETag"] = etag
+            response.headers["ETag"] = tag
             return response
         state = self.engine.decode(record["state"])
-        return _json(self.view_body(record, loaded.version, state, seat), 200, {"ETag": etag})
+        return _json(self.view_body(record, loaded.version, state, seat), 200, {"ETag": tag})
 
     def log(self, game_id: str) -> Response:
         loaded, record = self.load(game_id)
@@ -269,6 +281,7 @@ class _Game:
         rt = runtime()
         engine = self.engine
         key = idempotency_key()
+        idem = None if key is None else f"move:{key}"
         body = None
         for _ in range(COMMIT_ATTEMPTS):
             loaded, record = self.load(game_id)
@@ -276,11 +289,12 @@ class _Game:
             assert seat is not None
             if body is None:  # after the game and the seat: a stranger learns nothing from 422s
                 body = load_body(self.move_request)
-            if key is not None:
+            if idem is not None:
                 body_print = fingerprint([seat, body])
-                stored = rt.store.idempotent(game_id, f"move:{key}")
+                stored = rt.store.idempotent(game_id, idem)
                 if stored is not None:
-                    return self._replay(stored, body_print)
+                    first = replayed(stored, body_print)
+                    return _json(first["view"], 200, {"ETag": first["etag"], "Idempotent-Replayed": "true"})
             version = body.get("version")
             if version is not None and version != loaded.version:
                 raise ApiError(409, "stale_version", f"The game is at version {loaded.version}, not {version}.",
@@ -301,12 +315,11 @@ class _Game:
             new_version = loaded.version + len(entries)
             record["state"] = engine.encode(after)
             view = self.view_body(record, new_version, after, seat)
-            etag = f'"{new_version}.{seat}"'
-            idem_value = None if key is None else dumps({"fingerprint": body_print, "view": view, "etag": etag})
-            idem = None if key is None else f"move:{key}"
+            tag = etag(new_version, seat)
+            idem_value = None if idem is None else dumps({"fingerprint": body_print, "view": view, "etag": tag})
             if rt.store.commit(game_id, loaded.version, dumps(record), entries, rt.game_ttl, idem, idem_value):
                 observability.moves_applied(engine.id, len(entries), view["status"] == "finished")
-                return _json(view, 200, {"ETag": etag})
+                return _json(view, 200, {"ETag": tag})
             if version is not None:
                 current = rt.store.load(game_id)
                 now = current.version if current else loaded.version
@@ -314,13 +327,6 @@ class _Game:
                                current_version=now)
         raise ApiError(409, "stale_version", "The game changed while the move was applied; fetch the view and retry.")
 
-    @staticmethod
-    def _replay(stored: bytes, fingerprint: str) -> Response:
-        first = loads(stored)
-        if first["fingerprint"] != fingerprint:
-            raise ApiError(422, "idempotency_conflict",
-                           "This Idempotency-Key was used with a different request body or seat.")
-        return _json(first["view"], 200, {"ETag": first["etag"], "Idempotent-Replayed": "true"})
 
 
 P400 = (400, "bad_request: the body is not JSON")
