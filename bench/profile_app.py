@@ -275,7 +275,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Each step of the move handler on its own, on a position of the last game.
         gid, _, tokens, gmoves = games[-1]
         raw = rds.hget(f"cardtable:game:{{{gid}}}", "s")
-        record = loads_record(raw)
+        record = loads_record(raw, engine)
         state = engine.decode(record["state"])
         seat = engine.to_move(state)[0]
         body = {"move": json.loads(gmoves[0][1])["move"]}
@@ -288,7 +288,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("\nsteps of one real move request, CPU time, median of 500 interleaved rounds:")
         steps([
             ("redis HMGET of the snapshot (store.load)", lambda: store.load(gid)),
-            ("json.loads of the record (records.loads_record)", lambda: loads_record(raw)),
+            ("json.loads of the record (records.loads_record)", lambda: loads_record(raw, engine)),
             ("auth.seat_of (sha256 + compare per seat)",
              lambda: auth.seat_of(tokens[seat], [s["hash"] for s in record["seats"]])),
             ("json.loads of the request body", lambda: json.loads(body_bytes)),

@@ -9,7 +9,7 @@ drives every game through exactly this surface; a game plugs in by its entry in
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -219,6 +219,47 @@ def check_deck(deck: Sequence[str], expected: Sequence[str]) -> tuple[str, ...]:
     return deck
 
 
+#: A pure step from one stored format of a game to the next: ``data`` of format n -> format n + 1.
+Migration = Callable[[dict[str, JSON]], dict[str, JSON]]
+
+
+class NewerFormat(Exception):
+    """A stored state or log entry was written in a format newer than this code knows (a rollback):
+    it is refused, never misread."""
+
+
+class EngineDefaults:
+    """Defaults of the optional parts of the engine contract; every engine class inherits them.
+
+    ``format`` is the number of the stored format the engine writes (its ``encode`` output and its
+    log entries). When a release changes what a game stores, it raises ``format`` and adds a pure
+    step per old format to ``migrations`` (for the encoded state) and, where log entries changed
+    too, to ``entry_migrations``, so that every game in flight stays readable after a deploy.
+    """
+
+    format: int = 1
+    migrations: Mapping[int, Migration] = {}
+    entry_migrations: Mapping[int, Migration] = {}
+
+
+def migrate(data: dict[str, JSON], written: int, current: int, steps: Mapping[int, Migration],
+            what: str = "state") -> dict[str, JSON]:
+    """``data`` stored in format ``written``, brought to format ``current`` one step at a time.
+
+    A format newer than ``current`` raises ``NewerFormat``; a missing step between them is a bug
+    of the release (every format a release ever wrote keeps its step), so it asserts.
+    """
+    if isinstance(written, bool) or not isinstance(written, int) or written < 1:
+        raise NewerFormat(f"{what} format {written!r} is not a format number")
+    if written > current:
+        raise NewerFormat(f"{what} format {written} is newer than this release's {current}")
+    for fmt in range(written, current):
+        step = steps.get(fmt)
+        assert step is not None, f"no migration of the {what} from format {fmt} to {fmt + 1}"
+        data = step(data)
+    return data
+
+
 class Engine(Protocol, Generic[S, M]):
     """The surface the service, the bots and the conformance tests rely on."""
 
@@ -228,6 +269,9 @@ class Engine(Protocol, Generic[S, M]):
     options: tuple[Option, ...]  # house-rule variants with defaults
     provisional: bool  # True when part of the rules is a reconstruction
     move_types: tuple[type[M], ...]  # every move kind, for move_from_json
+    format: int  # the stored format this code writes (EngineDefaults: 1)
+    migrations: Mapping[int, Migration]  # encoded state: old format -> the next one
+    entry_migrations: Mapping[int, Migration]  # log entries: old format -> the next one
 
     def new_game(
         self, players: int, options: Mapping[str, JSON] | None, seed: str, deck: Sequence[str] | None = None

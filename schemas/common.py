@@ -69,6 +69,13 @@ class Problem(Schema):
     reason = fields.String(metadata={"description": "stable rule code (illegal_move)"})
 
 
+class MoveCheck(Schema):
+    """The answer of ``moves/check`` for a move that would be accepted now."""
+
+    legal = fields.Boolean(required=True, metadata={"description": "always true: a refused move is a 422 "
+                                                                   "`illegal_move` problem instead"})
+
+
 # --- catalogue -------------------------------------------------------------------------
 
 

@@ -18,11 +18,11 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, ValidationError
 
 from engines.core import Engine, IllegalMove, InvalidOptions, Move, move_from_json
-from schemas.common import BuiltSchemas, Problem
+from schemas.common import BuiltSchemas, MoveCheck, Problem
 from service import auth, observability
 from service.bots import DEFAULT_BOT, MAX_BOT_MOVES, Bot
 from service.errors import PROBLEM, ApiError
-from service.records import SCHEMA_VERSION, UnknownSnapshot, dumps, fingerprint, loads, loads_record
+from service.records import SCHEMA_VERSION, UnknownSnapshot, dumps, fingerprint, loads, loads_entry, loads_record
 from service.store import Loaded, Store
 
 GAME_ID_MAX = 64
@@ -116,7 +116,7 @@ class _Game:
         if loaded is None:
             raise _not_found()
         try:
-            record = loads_record(loaded.snapshot)
+            record = loads_record(loaded.snapshot, self.engine)
         except UnknownSnapshot as exc:
             raise ApiError(409, "unknown_snapshot_version", f"The stored game cannot be read: {exc}.") from None
         if record["game"] != self.engine.id:
@@ -164,7 +164,8 @@ class _Game:
             shown = self.engine.redact_move(before, seat, move, viewer)
             if shown != full:
                 redacted["spectator" if viewer is None else str(viewer)] = shown
-        return dumps({"version": version, "seat": seat, "bot": bot, "move": full, "redacted": redacted})
+        return dumps({"format": self.engine.format, "version": version, "seat": seat, "bot": bot, "move": full,
+                      "redacted": redacted})
 
     def play_bots(self, record: Mapping[str, Any], state: Any, version: int) -> tuple[Any, list[bytes]]:
         """Let every bot seat that is to move play, until a human is to move or the game ends."""
@@ -219,6 +220,7 @@ class _Game:
         tokens = [None if i in bots else auth.new_token() for i in range(players)]
         record = {
             "schema": SCHEMA_VERSION,
+            "format": engine.format,
             "game": engine.id,
             "game_id": game_id,
             "players": players,
@@ -272,10 +274,43 @@ class _Game:
         viewer = "spectator" if seat is None else str(seat)
         entries = []
         for raw in runtime().store.log(game_id):
-            e = loads(raw)
+            try:
+                e = loads_entry(raw, self.engine)
+            except UnknownSnapshot as exc:
+                raise ApiError(409, "unknown_snapshot_version", f"The stored log cannot be read: {exc}.") from None
             entries.append({"version": e["version"], "seat": e["seat"], "bot": e["bot"],
                             "move": e["redacted"].get(viewer, e["move"])})
         return _json({"game_id": game_id, "version": loaded.version, "entries": entries})
+
+    def judge(self, loaded: Loaded, record: Mapping[str, Any], seat: int,
+              body: Mapping[str, Any]) -> tuple[Any, Move, Any]:
+        """The state, the move and the state after it, if ``seat`` may make the move of ``body`` now:
+        409 ``stale_version``/``game_over``/``not_your_turn`` or 422 ``illegal_move`` otherwise."""
+        engine = self.engine
+        version = body.get("version")
+        if version is not None and version != loaded.version:
+            raise ApiError(409, "stale_version", f"The game is at version {loaded.version}, not {version}.",
+                           current_version=loaded.version)
+        state = engine.decode(record["state"])
+        if engine.result(state) is not None:
+            raise ApiError(409, "game_over", "The game has finished.", current_version=loaded.version)
+        if seat not in engine.to_move(state):
+            raise ApiError(409, "not_your_turn", f"Seat {seat} is not to move.", current_version=loaded.version)
+        try:
+            move = move_from_json(engine.move_types, body["move"])
+            after = engine.apply(state, seat, move)
+        except IllegalMove as exc:
+            raise ApiError(422, "illegal_move", exc.message, reason=exc.reason) from None
+        return state, move, after
+
+    def check(self, game_id: str) -> Response:
+        """Would the move be accepted now? The same answers as ``submit``, and nothing is written:
+        the applied state is thrown away, so the answer says no more than "legal"."""
+        loaded, record = self.load(game_id)
+        seat = self.seat(record, required=True)
+        assert seat is not None
+        self.judge(loaded, record, seat, load_body(self.move_request))
+        return _json({"legal": True})
 
     def submit(self, game_id: str) -> Response:
         rt = runtime()
@@ -296,19 +331,7 @@ class _Game:
                     first = replayed(stored, body_print)
                     return _json(first["view"], 200, {"ETag": first["etag"], "Idempotent-Replayed": "true"})
             version = body.get("version")
-            if version is not None and version != loaded.version:
-                raise ApiError(409, "stale_version", f"The game is at version {loaded.version}, not {version}.",
-                               current_version=loaded.version)
-            state = engine.decode(record["state"])
-            if engine.result(state) is not None:
-                raise ApiError(409, "game_over", "The game has finished.", current_version=loaded.version)
-            if seat not in engine.to_move(state):
-                raise ApiError(409, "not_your_turn", f"Seat {seat} is not to move.", current_version=loaded.version)
-            try:
-                move = move_from_json(engine.move_types, body["move"])
-                after = engine.apply(state, seat, move)
-            except IllegalMove as exc:
-                raise ApiError(422, "illegal_move", exc.message, reason=exc.reason) from None
+            state, move, after = self.judge(loaded, record, seat, body)
             entries = [self.log_entry(state, seat, move, False, loaded.version + 1, record["players"])]
             after, bot_entries = self.play_bots(record, after, loaded.version + 1)
             entries += bot_entries
@@ -429,6 +452,21 @@ def make_blueprint(engine: Engine, built: BuiltSchemas) -> Blueprint:
     )
     def submit(game_id: str) -> Response:
         return game.submit(game_id)
+
+    @blp.route("/games/<string(maxlength=64):game_id>/moves/check", methods=["POST"], endpoint="check")
+    @_documented(
+        blp.arguments(built.move_request),
+        blp.response(200, MoveCheck, description="the move would be accepted now (a refusal is the 422 "
+                                                 "`illegal_move` it would get); nothing changes"),
+        *_alt(blp, P400, P401, P404, P409, P413, P422, P503),
+        blp.doc(operationId=f"check{prefix}Move", summary="Check a move without making it",
+                description="Takes exactly the body of `submitMove` and answers as it would, but changes "
+                            "nothing (the version, the log and idempotency records stay) and reveals "
+                            "nothing hidden: checking a draw says only that drawing is legal.",
+                security=BEARER),
+    )
+    def check(game_id: str) -> Response:
+        return game.check(game_id)
 
     @blp.route("/games/<string(maxlength=64):game_id>/log", methods=["GET"], endpoint="log")
     @_documented(

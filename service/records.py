@@ -1,22 +1,34 @@
-"""The stored snapshot of one game: engine state plus the service's own facts.
+"""The stored snapshot of one game: engine state plus the service's own facts, and its formats.
 
-A record is JSON: ``{"schema": 1, "game", "game_id", "players", "options", "seed",
-"deck", "seats": [{"hash", "bot"}], "state"}``. ``schema`` versions the format; a
-record of an unknown version is refused (``UnknownSnapshot``), never misread.
-The store keeps the game's version beside the record.
+A record is JSON: ``{"schema": 2, "format": n, "game", "game_id", "players", "options", "seed",
+"deck", "seats": [{"hash", "bot"}], "state"}``. ``schema`` versions this envelope (the service's
+part); ``format`` versions the game's ``state`` (the engine's ``format``). A log entry is
+``{"format": n, "version", "seat", "bot", "move", "redacted"}``.
+
+Every format a release ever wrote stays readable: the envelope is migrated here, the state and log
+entries through the engine's pure steps (``engines.core.migrate``), on load; the next commit writes
+the current formats. A format newer than this code (a rollback met a game written by a newer
+release) is refused with ``UnknownSnapshot``, never misread. The store keeps the game's version
+beside the record. Key names (``service.store``) are part of the stored format as well.
 """
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Mapping
 from typing import Any
 
 import orjson
 
-SCHEMA_VERSION = 1
+from engines.core import Engine, Migration, NewerFormat, migrate
+
+#: The envelope format this release writes. 1: the first release (no ``format``; every game's state
+#: in its format 1). 2: ``format`` names the state's format.
+SCHEMA_VERSION = 2
 
 
 class UnknownSnapshot(Exception):
-    """The stored record has a schema version this service does not know."""
+    """The stored record or log entry has a format this service does not know (a newer release's)."""
 
 
 def dumps(data: Any) -> bytes:
@@ -26,17 +38,50 @@ def dumps(data: Any) -> bytes:
 
 def fingerprint(data: Any) -> str:
     """A stable digest of a JSON value, whatever its key order."""
-    import hashlib
-
     return hashlib.sha256(orjson.dumps(data, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
 loads = orjson.loads
 
 
-def loads_record(raw: bytes) -> dict[str, Any]:
+def _envelope_1_to_2(record: dict[str, Any]) -> dict[str, Any]:
+    """Release 1 wrote no ``format``: every game's state was in its format 1."""
+    return {**record, "schema": 2, "format": 1}
+
+
+ENVELOPE_MIGRATIONS: Mapping[int, Migration] = {1: _envelope_1_to_2}
+
+
+def loads_record(raw: bytes, engine: Engine) -> dict[str, Any]:
+    """The stored record in this release's formats, its state migrated by ``engine``'s steps.
+
+    A record of another game is returned as it is (the caller answers 404 for it)."""
     record = orjson.loads(raw)
-    version = record.get("schema") if isinstance(record, dict) else None
-    if version != SCHEMA_VERSION:
-        raise UnknownSnapshot(f"snapshot schema version {version!r} is not {SCHEMA_VERSION}")
-    return record  # type: ignore[no-any-return]
+    if not isinstance(record, dict):
+        raise UnknownSnapshot("the stored snapshot is not an object")
+    try:
+        record = migrate(record, record.get("schema"), SCHEMA_VERSION, ENVELOPE_MIGRATIONS, "snapshot envelope")
+        if record.get("game") != engine.id:
+            return record
+        if record["format"] != engine.format:
+            record["state"] = migrate(record["state"], record["format"], engine.format, engine.migrations,
+                                      f"{engine.id} state")
+            record["format"] = engine.format
+    except NewerFormat as exc:
+        raise UnknownSnapshot(str(exc)) from None
+    return record
+
+
+def loads_entry(raw: bytes, engine: Engine) -> dict[str, Any]:
+    """One stored log entry in this release's format (entries of release 1 carry no ``format``)."""
+    entry: dict[str, Any] = orjson.loads(raw)
+    written = entry.get("format", 1)
+    if written != engine.format:
+        # A format step that changed only the state leaves the log entries as they were.
+        steps = {f: engine.entry_migrations.get(f, dict) for f in range(1, engine.format)}
+        try:
+            entry = migrate(entry, written, engine.format, steps, f"{engine.id} log entry")
+        except NewerFormat as exc:
+            raise UnknownSnapshot(str(exc)) from None
+        entry["format"] = engine.format
+    return entry

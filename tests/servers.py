@@ -92,17 +92,20 @@ class RedisServer:
 
 
 @contextmanager
-def gunicorn(redis_url: str, workers: int = 2, extra_env: dict[str, str] | None = None) -> Iterator[str]:
-    """gunicorn with deploy/gunicorn.conf.py on a spare port; yields the base URL."""
+def gunicorn(redis_url: str, workers: int = 2, extra_env: dict[str, str] | None = None,
+             root: Path = ROOT) -> Iterator[str]:
+    """gunicorn with deploy/gunicorn.conf.py on a spare port; yields the base URL. ``root`` is the
+    source tree it runs (another release's, for the rolling upgrade test)."""
     port = free_port()
     env = dict(os.environ)
     env.update({"REDIS_URL": redis_url, "CARDTABLE_BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": str(workers),
                 "CARDTABLE_ALLOW_FIXED_DEALS": "1", "CARDTABLE_LOG_LEVEL": "warning"})
     env.update(extra_env or {})
+    env["PYTHONPATH"] = str(root)  # that tree's packages before the installed (editable) ones
     errlog = tempfile.TemporaryFile()  # noqa: SIM115 -- closed below, after the server stops
     proc = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy" / "gunicorn.conf.py"), "service.app:create_app()"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=errlog,
+        [sys.executable, "-m", "gunicorn", "-c", str(root / "deploy" / "gunicorn.conf.py"), "service.app:create_app()"],
+        cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=errlog,
     )
     try:
         wait_for_port(port, proc)

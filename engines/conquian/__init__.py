@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engines.core import Move, Result
+from engines.core import EngineDefaults, Move, Result
 
 from . import rules, view
 from .state import MOVE_TYPES, OPTIONS, ConquianState
@@ -17,7 +17,7 @@ from .state import decode as decode_state
 from .state import encode as encode_state
 
 
-class ConquianEngine:
+class ConquianEngine(EngineDefaults):
     """The Engine protocol (engines.core.Engine) for Conquian."""
 
     id = "conquian"

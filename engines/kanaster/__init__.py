@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from engines.core import JSON, Move, Result
+from engines.core import JSON, EngineDefaults, Move, Result
 
 from . import rules, view
 from .moves import MOVE_TYPES
 from .state import OPTIONS, PLAYERS, KanasterState, decode_state, encode_state
 
 
-class KanasterEngine:
+class KanasterEngine(EngineDefaults):
     """The engine surface (engines.core.Engine) of Kanaster; the rules live in ``rules``/``view``."""
 
     id = "kanaster"

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from engines.core import JSON, Move, Option, Result
+from engines.core import JSON, EngineDefaults, Move, Option, Result
 
 from . import rules, view
 from .state import MOVE_TYPES, OVER, State, decode_state, encode_state
 
 
-class KeineLahmeAgameEngine:
+class KeineLahmeAgameEngine(EngineDefaults):
     """The Engine protocol for Keine lahme Agame (see engines.core.Engine)."""
 
     id = "keine-lahme-agame"

@@ -9,12 +9,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 
-from engines.core import JSON, Move, Option, Result
+from engines.core import JSON, EngineDefaults, Move, Option, Result
 from engines.siebenschlaefer import rules, view
 from engines.siebenschlaefer.state import MOVE_TYPES, Event, RoundSummary, Settings, State
 
 
-class SiebenschlaeferEngine:
+class SiebenschlaeferEngine(EngineDefaults):
     """The Engine of Siebenschläfer (engines.core.Engine)."""
 
     id = "siebenschlaefer"

@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from engines import snapshot
-from engines.core import JSON, Move, Result
+from engines.core import JSON, EngineDefaults, Move, Result
 from engines.sten import rules, view
 from engines.sten.moves import MOVE_TYPES
 from engines.sten.state import StenState
 
 
-class StenEngine:
+class StenEngine(EngineDefaults):
     """The engine surface (engines.core.Engine) of Sten; the rules live in ``rules``/``view``."""
 
     id = "sten"

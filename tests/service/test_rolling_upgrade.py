@@ -1,0 +1,71 @@
+"""A rolling upgrade: workers of the previous release and of this one on one Redis for a while.
+
+The previous release's source is taken from git history (``PREVIOUS_RELEASE``, the last release
+that wrote snapshot envelope 1) and run under gunicorn beside the current code. A game the old
+worker wrote is read and carried on by the new one; once the new one has written it (in the current
+formats), the old worker refuses it with 409 ``unknown_snapshot_version`` and never misreads it,
+and the client's retry on a new worker goes through.
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+import tarfile
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.http import Client
+from tests.servers import ROOT, gunicorn
+
+#: The last landed release before snapshot envelope 2 (issue 16): it reads and writes envelope 1.
+PREVIOUS_RELEASE = "94bd51881ac555243340366119605e81cae78ee6"
+
+
+@pytest.fixture(scope="module")
+def previous_release() -> Iterator[Path]:
+    """The previous release's source tree, from this repository's history."""
+    try:
+        tar = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", PREVIOUS_RELEASE],
+                             capture_output=True, check=True, timeout=60).stdout
+    except subprocess.CalledProcessError as exc:
+        raise AssertionError(f"release {PREVIOUS_RELEASE} is not in this clone's history (a shallow clone?): "
+                             f"{exc.stderr.decode()[:200]}") from None
+    where = Path(tempfile.mkdtemp(prefix="cardtable-previous-"))
+    with tarfile.open(fileobj=io.BytesIO(tar)) as archive:
+        archive.extractall(where, filter="data")
+    yield where
+    shutil.rmtree(where, ignore_errors=True)
+
+
+def test_old_and_new_workers_share_one_redis_during_an_upgrade(redis_server, previous_release: Path) -> None:
+    with gunicorn(redis_server.url, workers=1, root=previous_release) as old_url, \
+            gunicorn(redis_server.url, workers=1) as new_url:
+        old, new = Client(old_url), Client(new_url)
+        created = old.post("/v1/sten/games", {"players": 2, "seed": "upgrade"}).json
+        gid, tokens = created["game_id"], [s["token"] for s in created["seats"]]
+        path = f"/v1/sten/games/{gid}"
+        # The new worker reads what the old one wrote, and shows the same table.
+        old_view = old.get(path, token=tokens[0]).json
+        new_view = new.get(path, token=tokens[0]).json
+        assert new_view["state"]["hand"] == old_view["state"]["hand"]
+        assert new_view["to_move"] == old_view["to_move"] and new_view["version"] == old_view["version"] == 0
+        mover = new_view["to_move"][0]
+        view = new.get(path, token=tokens[mover]).json
+        # The new worker commits a move: the game is now stored in the current formats.
+        answer = new.post(f"{path}/moves", {"version": 0, "move": view["legal_moves"][0]}, token=tokens[mover])
+        assert answer.status == 200
+        # The old worker refuses the newer snapshot rather than misread it ...
+        for method, url, body in (("GET", path, None), ("POST", f"{path}/moves", {"move": {"type": "stein"}}),
+                                  ("GET", f"{path}/log", None)):
+            refused = old.request(method, url, body, token=tokens[0])
+            assert refused.status == 409, (url, refused.body)
+            assert refused.content_type == "application/problem+json"
+            assert refused.json["code"] == "unknown_snapshot_version"
+        # ... and the client's retry, reaching a new worker, goes through.
+        retried = new.get(path, token=tokens[0])
+        assert retried.status == 200 and retried.json["version"] == 1
