@@ -69,7 +69,9 @@ OPTIONS: tuple[Option, ...] = (
         "choice",
         "row_then_hand",
         "the trick winner takes the trick; cards not put into his row go to his hand (row_then_hand) "
-        "or onto the discard pile in play order (row_then_discard) (A-A4)",
+        "or onto the discard pile in play order (row_then_discard) (A-A4); with row_then_hand cards can "
+        "circulate between hands forever, so a section need never end (the game is then aborted at max_turns); "
+        "with row_then_discard every round shrinks the hands and each section ends",
         choices=("row_then_hand", "row_then_discard"),
         provisional=True,
     ),
@@ -78,7 +80,8 @@ OPTIONS: tuple[Option, ...] = (
         "choice",
         "auto",
         "which won cards go into the winner's row: every card that fits, earliest played first (auto), "
-        "or the winner chooses (choose, a `place` move)",
+        "or the winner chooses (choose, a `place` move; with trick_capture=row_then_hand placing nothing "
+        "returns the whole trick to his hand, so a section need never end; max_turns then aborts the game)",
         choices=("auto", "choose"),
         provisional=True,
     ),
@@ -136,7 +139,8 @@ OPTIONS: tuple[Option, ...] = (
         "max_turns",
         "int",
         2000,
-        "safety cap: after this many moves in the whole game it ends as aborted",
+        "safety cap: after this many moves in the whole game it ends as aborted (under "
+        "trick_capture=row_then_hand, the default, a game could otherwise go on forever)",
         minimum=10,
         maximum=100000,
     ),
@@ -340,9 +344,12 @@ def catch_targets(state: State, seat: int) -> list[tuple[str, int | None]]:
 
 
 def payment_options(cfg: Config, hand: tuple[str, ...], need: int) -> list[tuple[str, ...]]:
-    """The listed payments for a catch of value ``need`` (§9): one concrete payment per distinct
-    value combination that is minimal -- a single card of value >= need, or two cards each below
-    need whose sum reaches it. Every other payment of 1-2 cards with sum >= need is accepted too."""
+    """The listed payments for a catch of value ``need`` (§5.4, §9): one payment per distinct
+    multiset of 1 or 2 values from ``hand`` worth at least ``need`` -- minimal ones and overpayments
+    alike (the worked example pays an 8 with 2+8 or 13+5), since paying two cards sheds one more
+    and a section ends on an empty hand. Of several hand cards of one value the first in hand
+    order is paid (any equal card is accepted); two values are paid the lower first, so the
+    higher ends on top of the pile (the other order is accepted)."""
     by_strength: dict[int, list[str]] = {}
     for c in hand:
         if is_hat(c) and cfg.hut_payment == "forbidden":
@@ -350,16 +357,14 @@ def payment_options(cfg: Config, hand: tuple[str, ...], need: int) -> list[tuple
         by_strength.setdefault(strength(c), []).append(c)
     values = sorted(by_strength)
     out: list[tuple[str, ...]] = [(by_strength[v][0],) for v in values if v >= need]
-    low = [v for v in values if v < need]
-    for i, a in enumerate(low):
-        for b in low[i:]:
+    for i, a in enumerate(values):
+        for b in values[i:]:
             if a + b < need:
                 continue
-            if a == b:
-                if len(by_strength[a]) >= 2:
-                    out.append((by_strength[a][0], by_strength[a][1]))
-            else:
+            if a != b:
                 out.append((by_strength[a][0], by_strength[b][0]))
+            elif len(by_strength[a]) >= 2:
+                out.append((by_strength[a][0], by_strength[a][1]))
     return out
 
 
@@ -658,8 +663,9 @@ def _end_section(state: State) -> State:
 
 
 def legal_moves(state: State, seat: int) -> tuple[Move, ...]:
-    """The moves ``seat`` may post now (§9): every trick play, discard and placement; every catch
-    target with each minimal payment (other payments are accepted but not listed)."""
+    """The moves ``seat`` may post now (§9): every trick play and discard; every catch target with
+    each distinct payment by values (another card of a listed value, or the other order of two
+    cards, is accepted too); for a placement none, each single fitting card and every maximal one."""
     if state.phase == OVER or seat != state.current:
         return ()
     hand = state.hands[seat]

@@ -6,9 +6,11 @@ card of the game is in exactly one place); no test hunts for a seed.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -34,7 +36,12 @@ from engines.keine_lahme_agame.state import (
     colour_index,
     full_deck,
     sort_cards,
+    strength,
 )
+from tests.engines.keine_lahme_agame import reference
+from tests.engines.keine_lahme_agame.test_properties import OPTION_SETS
+from tests.playout import playout
+from tests.test_move_coverage import assert_covers
 
 E = ENGINE
 
@@ -585,17 +592,145 @@ def test_max_turns_cap_aborts_a_running_section() -> None:
     assert result is not None and result.status == "aborted" and result.scores == (0, 0)
 
 
+@pytest.mark.parametrize("players", [2, 5])
+def test_row_then_discard_shrinks_the_hands_every_round_so_games_end(players: int) -> None:
+    """§8 (endless games): with trick_capture=row_then_discard no card returns to a hand, so every
+    completed trick leaves fewer hand cards than the round began with, and random games finish."""
+    for k in range(6):
+        state = E.new_game(players, {"trick_capture": "row_then_discard"}, f"shrink{k}")
+        start = sum(map(len, state.hands))
+        for step in playout(E, players, f"shrink{k}", {"trick_capture": "row_then_discard"}):
+            state = E.apply(step.state, step.seat, step.move)
+            if state.section != step.state.section or state.phase == OVER:
+                start = sum(map(len, state.hands))
+            elif step.state.phase == TRICK and state.phase in (LEAD, PLACE):
+                now = sum(map(len, state.hands))
+                assert now <= start - players
+                start = now
+        assert E.result(state) is not None and E.result(state).status == "finished"  # type: ignore[union-attr]
+
+
 # --- §9 listing ----------------------------------------------------------------------------------------
 
 
-def test_listed_catches_use_minimal_payments_and_others_are_accepted() -> None:
-    """§9: per target one payment per minimal value combination; any other legal payment applies."""
+def listed_payments(state: State, seat: int, card: str, source: int | None) -> list[tuple[str, ...]]:
+    return [m.payment for m in E.legal_moves(state, seat)
+            if isinstance(m, Catch) and (m.card, m.from_seat) == (card, source)]
+
+
+def value_multiset(payment: Sequence[str]) -> tuple[int, ...]:
+    return tuple(sorted(strength(c) for c in payment))
+
+
+@pytest.mark.parametrize("payment", [("red-2", "red-8"), ("red-13", "red-5")])
+def test_the_worked_examples_of_overpaying_an_8_are_listed(payment: tuple[str, ...]) -> None:
+    """§5.4 worked example, §9: 2+8 and 13+5 pay for an 8 though 8 and 13 alone would do; paying two
+    cards sheds one more, so the overpayment is listed, and it applies."""
     state = position(2, hands={0: ["red-1", "red-2", "red-3", "red-5", "red-8", "red-13"]}, rows={1: ["yellow-8"]})
-    pays = {m.payment for m in E.legal_moves(state, 0) if isinstance(m, Catch) and m.card == "yellow-8"}
-    assert pays == {("red-8",), ("red-13",), ("red-3", "red-5")}
-    assert ("red-2", "red-8") not in pays
-    play(state, (0, Catch("yellow-8", ("red-8", "red-2"), 1)))
-    play(state, (0, Catch("yellow-8", ("red-5", "red-3"), 1)))
+    assert value_multiset(payment) in {value_multiset(p) for p in listed_payments(state, 0, "yellow-8", 1)}
+    after = play(state, (0, Catch("yellow-8", payment, 1)))
+    assert len(after.hands[0]) == len(state.hands[0]) - 2
+    assert_covers(E, state, 0)
+
+
+def test_every_distinct_payment_by_values_is_listed_once() -> None:
+    """§5.4, §9: each catchable card is listed with each multiset of 1 or 2 hand values worth at least
+    its value, once; 5+2 (7) is too low for an 8 and is not listed."""
+    hand = ["red-1", "red-2", "red-3", "red-5", "red-8", "red-13", "yellow-5", "red-hat"]
+    state = position(2, hands={0: hand}, rows={1: ["yellow-8"]})
+    pays = listed_payments(state, 0, "yellow-8", 1)
+    by_values = [value_multiset(p) for p in pays]
+    assert len(by_values) == len(set(by_values))
+    strengths = sorted(strength(c) for c in hand)
+    expected = {(v,) for v in strengths if v >= 8}
+    expected |= {(a, b) for i, a in enumerate(strengths) for b in strengths[i + 1:] if a + b >= 8}
+    assert set(by_values) == expected
+    assert (5, 5) in expected and (2, 5) not in expected
+    assert_covers(E, state, 0)
+
+
+def test_any_equal_card_and_either_order_of_a_listed_payment_is_accepted() -> None:
+    """§9: the listing pays the first card of a value in hand order and two values the lower first
+    (the higher ends on top of the pile); an equal card of another colour, or the other order, is
+    accepted and only changes which card lies where."""
+    state = position(3, hands={0: ["red-3", "red-5", "yellow-5", "red-13"]}, discard=["green-8"])
+    pays = listed_payments(state, 0, "green-8", None)
+    assert ("red-3", "red-5") in pays and ("red-3", "yellow-5") not in pays
+    assert ("red-5", "yellow-5") in pays
+    assert play(state, (0, Catch("green-8", ("red-3", "red-5"), None))).discard == ("red-3", "red-5")
+    assert play(state, (0, Catch("green-8", ("yellow-5", "red-3"), None))).discard == ("yellow-5", "red-3")
+    assert_covers(E, state, 0)
+
+
+@pytest.mark.parametrize("hut_payment", ["infinite", "forbidden"])
+def test_hat_payments_are_listed_unless_forbidden(hut_payment: str) -> None:
+    """§5.4 (A-A6), §9: a hat pays alone or with any second card, unless hut_payment=forbidden."""
+    state = position(2, hands={0: ["red-1", "red-hat", "yellow-hat"]}, rows={1: ["yellow-13"]},
+                     options={"hut_payment": hut_payment})
+    by_values = {value_multiset(p) for p in listed_payments(state, 0, "yellow-13", 1)}
+    hat = strength("red-hat")
+    assert by_values == ({(hat,), (1, hat), (hat, hat)} if hut_payment == "infinite" else set())
+    assert_covers(E, state, 0)
+
+
+def test_a_hat_in_a_hat_position_is_caught_only_with_a_hat() -> None:
+    """§6.1 (hut_has_slot), §9: the hat target is listed with every payment holding a hat."""
+    state = position(3, hands={0: ["red-8", "red-hat", "yellow-hat"]}, rows={1: ["green-hat"]},
+                     options={"hut_has_slot": True, "card_set": "H1"})
+    hat = strength("red-hat")
+    assert {value_multiset(p) for p in listed_payments(state, 0, "green-hat", 1)} == {(hat,), (8, hat), (hat, hat)}
+    assert_covers(E, state, 0)
+
+
+def test_edge_positions_cover_every_legal_card_of_every_kind() -> None:
+    """§9: hand-built edge positions -- a leader with one single-digit card who may still catch
+    (catch or discard_single), a follower's lone single-digit card, a placement with a full value,
+    the same card code in two displays, two 1s of one code -- list every legal kind and card."""
+    lone = position(3, hands={0: ["red-3"]}, rows={1: ["yellow-2"], 2: ["green-1"]}, discard=["yellow-1"])
+    kinds = {m.type for m in E.legal_moves(lone, 0)}
+    assert kinds == {"catch", "discard_single"}
+    assert_covers(E, lone, 0)
+    follower = play(position(2, hands={1: ["yellow-1", "yellow-1", "yellow-3"]}), (0, T("red-13")))
+    assert T("yellow-1") in E.legal_moves(follower, 1) and T("yellow-1", "yellow-1") in E.legal_moves(follower, 1)
+    assert_covers(E, follower, 1)
+    choose = position(3, rows={1: ["yellow-5"]}, options={"trick_placement": "choose"})
+    choose = play(choose, (0, T("red-5", "red-8")), (1, T("yellow-21")), (2, T("green-5", "green-3")))
+    assert choose.phase == PLACE
+    assert_covers(E, choose, 1)
+    twice = position(4, hands={0: ["blue-21", "green-1", "yellow-1"]},
+                     rows={1: ["red-1"], 2: ["red-1"], 3: ["yellow-1", "blue-1"]})
+    assert {("red-1", 1), ("red-1", 2)} <= {(m.card, m.from_seat) for m in E.legal_moves(twice, 0)
+                                            if isinstance(m, Catch)}
+    assert_covers(E, twice, 0)
+    big = position(5, hands={0: ["red-1", "yellow-1", "red-2", "red-3", "red-5", "red-8", "red-13", "red-21",
+                                 "red-34", "red-hat", "yellow-2", "yellow-3", "yellow-5", "yellow-hat"]},
+                   rows={s: [f"{colour}-{v}" for v in ("1", "2", "3", "5", "8", "13", "21", "34", "hat")]
+                         for s, colour in ((2, "green"), (3, "blue"), (4, "purple"))},
+                   discard=["yellow-8"], options={"card_set": "H1", "hut_has_slot": True})
+    listed = E.legal_moves(big, 0)
+    assert 500 < len(listed) <= reference.LIST_BOUND
+    assert_covers(E, big, 0)
+
+
+def test_the_documented_list_bound_follows_from_the_card_counts() -> None:
+    """§9: LIST_BOUND is the bound derived from the largest game and is the number the seeds state."""
+    assert reference.list_bound() == reference.LIST_BOUND
+    seeds = Path(__file__).parents[3] / "seeds" / "keine-lahme-agame.md"
+    assert f"**{reference.LIST_BOUND}**" in seeds.read_text()
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=[json.dumps(o, sort_keys=True) for o in OPTION_SETS])
+def test_listed_moves_cover_every_legal_card_under_every_option_set(options: dict[str, Any]) -> None:
+    """§9 under the provisional options (the shared coverage test plays the defaults): 120 random
+    positions per option set, over 2 to 5 players, list every kind, card and payment the reference finds."""
+    checked = 0
+    for n in itertools.count():
+        for i, step in enumerate(playout(E, 2 + n % 4, f"kla-coverage/{n}", {**options, "sections_per_game": 1})):
+            if i % 7 == 0:
+                assert_covers(E, step.state, step.seat)
+                checked += 1
+                if checked == 120:
+                    return
 
 
 def test_every_listed_move_applies_and_the_mover_always_has_one() -> None:
