@@ -54,8 +54,15 @@ def test_every_game_in_the_spec_has_typed_methods_and_move_classes(python_sdk: M
 
 def test_a_whole_sten_game_through_the_generated_client(python_sdk: ModuleType, sdk_live_url: str) -> None:
     from cardtable_client import AuthenticatedClient, Client
-    from cardtable_client.api.sten import create_sten_game, get_sten_log, get_sten_view, submit_sten_move
+    from cardtable_client.api.sten import (
+        check_sten_move,
+        create_sten_game,
+        get_sten_log,
+        get_sten_view,
+        submit_sten_move,
+    )
     from cardtable_client.models import (
+        MoveCheck,
         Problem,
         StenCreated,
         StenCreateRequest,
@@ -93,6 +100,9 @@ def test_a_whole_sten_game_through_the_generated_client(python_sdk: ModuleType, 
     assert refused.status_code == HTTPStatus.UNPROCESSABLE_ENTITY, refused.content
     assert isinstance(refused.parsed, Problem)
     assert refused.parsed.code in {"validation_error", "illegal_move"} and refused.parsed.status == 422
+    checked = check_sten_move.sync_detailed(game.game_id, client=seats[to_move], body=bogus)
+    assert checked.status_code == HTTPStatus.UNPROCESSABLE_ENTITY and isinstance(checked.parsed, Problem)
+    assert checked.parsed.code == refused.parsed.code
 
     rng = random.Random("sdk-python")
     posted: dict[str, int] = {tag: 0 for tag in moves_by_tag}
@@ -110,6 +120,10 @@ def test_a_whole_sten_game_through_the_generated_client(python_sdk: ModuleType, 
         for move in mine.legal_moves:
             assert isinstance(move, moves_by_tag[move.type_.value]), move
         move = rng.choice(mine.legal_moves)
+        # A frontend checks a composed move first: the typed check answers legal, and changes nothing.
+        check = check_sten_move.sync(game.game_id, client=seats[seat],
+                                     body=StenMoveRequest(move=move, version=mine.version))
+        assert isinstance(check, MoveCheck) and check.legal is True
         reply = submit_sten_move.sync_detailed(game.game_id, client=seats[seat],
                                                body=StenMoveRequest(move=move, version=mine.version))
         assert reply.status_code == HTTPStatus.OK, reply.content
