@@ -77,12 +77,13 @@ def _arrangements(pool: list[str], keep: frozenset[str]) -> Iterator[list[frozen
     """Every set of disjoint candidate melds over ``pool`` that contains every card of ``keep``.
 
     The cards are decided in a fixed order: the first undecided card is either left out (not for a
-    ``keep`` card) or put in each candidate meld containing it whose other cards are all undecided,
-    so every set is produced exactly once.
+    ``keep`` card) or put in each candidate meld containing it whose other cards all come later and
+    are not used yet, so every set is produced exactly once.
     """
     order = sorted(pool)
+    place = {c: i for i, c in enumerate(order)}
     melds = _candidate_melds(order)
-    by_card = {c: [m for m in melds if c in m] for c in order}
+    by_card = {c: [m for m in melds if c in m and min(place[x] for x in m) == place[c]] for c in order}
 
     def walk(i: int, used: frozenset[str], chosen: list[frozenset[str]]) -> Iterator[list[frozenset[str]]]:
         while i < len(order) and order[i] in used:
@@ -94,7 +95,7 @@ def _arrangements(pool: list[str], keep: frozenset[str]) -> Iterator[list[frozen
         if card not in keep:
             yield from walk(i + 1, used, chosen)
         for m in by_card[card]:
-            if not (m - {card}) & used:
+            if not m & used:
                 chosen.append(m)
                 yield from walk(i + 1, used | m, chosen)
                 chosen.pop()
