@@ -196,37 +196,68 @@ def _meld_target(state: ConquianState) -> tuple[str | None, bool, bool]:
     return None, False, True
 
 
+def _new_cards(arrangement: Arrangement, melded: Sequence[str]) -> set[str]:
+    return set(melded_cards(arrangement)) - set(melded)
+
+
+def _complete(
+    found: list[Arrangement], melded: Sequence[str], base: Sequence[str], targets: Sequence[str],
+    joinable: Sequence[str], cap: int | None,
+) -> None:
+    """Append to ``found`` one searched arrangement for each of ``targets`` that no entry melds yet.
+
+    The arrangement holds the melded cards, ``base`` (the card to be melded, or nothing), the target
+    and any of ``joinable``; the search may rearrange the melds and add further cards (seeds/conquian.md
+    4.3 (c)). A target that forms no meld with the cards available is skipped without a search; when a
+    card of ``base`` is the target and cannot be melded, nothing is searched further.
+    """
+    covered: set[str] = set().union(*(_new_cards(a, melded) for a in found)) if found else set()
+    for target in targets:
+        if target in covered:
+            continue
+        spare = [c for c in joinable if c != target]
+        arrangement = None
+        if melds_containing(target, (*melded, *base, *spare), cap):
+            arrangement = find_arrangement((*melded, *base, target), spare, cap)
+        if arrangement is not None:
+            found.append(arrangement)
+            covered |= _new_cards(arrangement, melded)
+        elif target in base:
+            return  # the card cannot be melded at all, so no hand card can be melded with it
+
+
 def listed_melds(state: ConquianState) -> list[Arrangement]:
     """The listed meld moves of the seat to move, as arrangements (seeds/conquian.md 4.3).
 
     For the card to be melded: (a) each lay-off on one existing meld; (b) when hand cards may join,
-    each new meld of that card with hand cards (all groups, all sequences); (c) if (a) and (b) give
-    nothing, the first arrangement a search finds (rearranging melds, adding hand cards if allowed).
-    With ``meld_from_hand_without_upcard``, in phase ``turned`` also (d) each lay-off of one hand card
-    and each new meld of hand cards alone.
+    each new meld of that card with hand cards (all groups, all sequences); (c) for the card and then
+    each joinable hand card in hand order that (a), (b) and earlier (c) entries do not meld yet, the
+    first arrangement a search finds that melds it with the card (rearranging the melds, joining and
+    laying off hand cards in one move). So every card that some legal meld adds is in a listed one.
+    With ``meld_from_hand_without_upcard``, in phase ``turned`` also (d) each lay-off of one hand card,
+    each new meld of hand cards alone, and (e) as (c) for each hand card, without the turned card.
     """
     card, hand_ok, _ = _meld_target(state)
     if card is None:
         return []
     seat = state.turn
     melds = state.melds[seat]
+    melded = melded_cards(melds)
     hand = state.hands[seat]
+    joinable = hand if hand_ok else ()
     cap = state.rules.max_sequence_len
     found = layoffs(melds, card, cap)
-    if hand_ok:
-        found += [canonical((*melds, m)) for m in melds_containing(card, hand, cap)]
-    if not found:
-        extra = find_arrangement((*melded_cards(melds), card), hand if hand_ok else (), cap)
-        if extra is not None:
-            found.append(extra)
+    found += [canonical((*melds, m)) for m in melds_containing(card, joinable, cap)]
+    _complete(found, melded, (card,), (card, *joinable), joinable, cap)
     if state.phase == TURNED and state.rules.meld_from_hand_without_upcard:
+        alone: list[Arrangement] = []
         for h in hand:
-            found += layoffs(melds, h, cap)
+            alone += layoffs(melds, h, cap)
         # each new meld of hand cards alone, built from its lowest card so that none is listed twice
         for h in hand:
-            for m in melds_containing(h, hand, cap):
-                if m[0] == h:
-                    found.append(canonical((*melds, m)))
+            alone += [canonical((*melds, m)) for m in melds_containing(h, hand, cap) if m[0] == h]
+        _complete(alone, melded, (), hand, hand, cap)
+        found += alone
     seen: set[Arrangement] = set()
     out = []
     for a in found:

@@ -107,7 +107,8 @@ OPTIONS: tuple[Option, ...] = (
         "target",
         "int",
         5,
-        "Units a player needs to win the match (each won deal is worth its stake).",
+        "Units a player needs to win the match (each won deal is worth its stake). Drawn deals score"
+        " nothing, so without max_deals a match whose deals are all drawn never ends.",
         minimum=1,
         maximum=1000,
     ),
@@ -116,7 +117,8 @@ OPTIONS: tuple[Option, ...] = (
         "int",
         None,
         "If set, the match also ends after this many deals (drawn deals count); the player with more units"
-        " wins, equal units are a tie.",
+        " wins, equal units are a tie. Null (the default) sets no limit, and then a match can go on for ever:"
+        " every deal can end drawn (a player may always turn and reject cards until the stock is empty).",
         minimum=1,
         maximum=1000,
         nullable=True,

@@ -14,6 +14,7 @@ from engines.conquian import ENGINE
 from engines.conquian.melds import DECK, RANK_INDEX, meld_kind, sort_hand
 from engines.conquian.rules import _deal
 from engines.core import IllegalMove, InvalidOptions
+from tests.test_move_coverage import assert_covers
 
 from .helpers import SEED, all_cards, listed, listed_melds, new, play, position
 
@@ -161,10 +162,12 @@ def rearrange_position(phase, **kw):
 
 @pytest.mark.parametrize("phase", ["turned", "choose"])
 def test_3_3_rearranging_own_melds_the_jack_seven_six_example(phase):
-    """J-7-6 + 5: meld 5-6-7 and move the jack to a group of three jacks (seed example)."""
+    """J-7-6 + 5: meld 5-6-7 and move the jack to a group of three jacks (seed example). Both the
+    lay-off and the seed's rearrangement are listed (4.3 (a) and (c)), and the rearrangement applies."""
     kw = {"face_up": "5S"} if phase == "turned" else {"offer": "5S"}
     state = rearrange_position(phase, **kw)
-    assert listed_melds(state, 0) == [[["5S", "6S", "7S", "JS"]]]
+    assert listed_melds(state, 0) == [[["5S", "6S", "7S", "JS"]], [["5S", "6S", "7S"], ["JD", "JH", "JS"]]]
+    assert_covers(ENGINE, state, 0)
     after = play(state, 0, {"type": "meld", "melds": [["JD", "JS", "JH"], ["7S", "6S", "5S"]]})
     assert after.melds[0] == (("5S", "6S", "7S"), ("JD", "JH", "JS"))
     assert after.hands[0] == sort_hand(["AC", "3D", "3S", "2C", "QH"])
