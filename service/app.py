@@ -59,8 +59,14 @@ class _Api(Api):
 
 
 def make_store(settings: Settings) -> Store:
+    """Sentinel when REDIS_SENTINELS is set (REDIS_URL is then ignored), else REDIS_URL (a
+    server or a cluster), else the in-process store (which has no replicas to wait for)."""
+    if settings.redis_sentinels:
+        return RedisStore.from_sentinels(settings.redis_sentinels, settings.sentinel_master,
+                                         settings.store_timeout, settings.replica_acks)
     if settings.redis_url:
-        return RedisStore.from_url(settings.redis_url, settings.store_timeout, settings.redis_cluster)
+        return RedisStore.from_url(settings.redis_url, settings.store_timeout, settings.redis_cluster,
+                                   settings.replica_acks)
     return MemoryStore()
 
 
