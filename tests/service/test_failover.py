@@ -22,8 +22,10 @@ from redis.cluster import RedisCluster
 
 from engines import REGISTRY
 from engines.core import move_from_json
+from service.app import create_app
+from service.config import Settings
 from tests.faults import lost_moves, resume_seconds, run_players, stop_players, wait_for_acks
-from tests.servers import RedisClusterServers, SentinelServers, gunicorn
+from tests.servers import RedisClusterServers, RedisServer, SentinelServers, gunicorn
 
 #: Settings of the service under test: 503s come quickly while the primary is gone.
 FAST = {"CARDTABLE_STORE_TIMEOUT": "0.5", "CARDTABLE_RETRY_AFTER": "1"}
@@ -123,3 +125,73 @@ def test_killing_a_cluster_master_loses_no_acknowledged_move(replicated_cluster)
         nodes = RedisCluster(host="127.0.0.1", port=next(n.port for n in cluster.nodes if n is not victim))
         games = {a.game for p in players for a in p.acks}
         assert all(_replays(nodes, gid) for gid in games)
+
+
+@pytest.fixture()
+def primary_and_replica():
+    primary = RedisServer()
+    primary.start()
+    replica = RedisServer(extra=("--replicaof", "127.0.0.1", str(primary.port)))
+    replica.start()
+    _wait_synced(replica)
+    yield primary, replica
+    replica.cleanup()
+    primary.cleanup()
+
+
+def _wait_synced(replica: RedisServer) -> None:
+    deadline = time.monotonic() + 20
+    while "master_link_status:up" not in replica.cli("info", "replication"):
+        assert time.monotonic() < deadline, "the replica did not sync"
+        time.sleep(0.05)
+
+
+def test_a_write_no_replica_acknowledges_answers_503_and_its_retry_replays(primary_and_replica) -> None:
+    primary, replica = primary_and_replica
+    app = create_app(Settings(redis_url=primary.url, allow_fixed_deals=True, request_log=False,
+                              store_timeout=0.4, min_replica_acks=1))
+    client = app.test_client()
+    created = client.post("/v1/sten/games", json={"players": 2}, headers={"Idempotency-Key": "g1"})
+    assert created.status_code == 201
+    gid, tokens = created.json["game_id"], [s["token"] for s in created.json["seats"]]
+    view = next(v for t in tokens
+                if (v := client.get(f"/v1/sten/games/{gid}", headers={"Authorization": f"Bearer {t}"}).json)
+                ["legal_moves"])
+    token = tokens[view["seat"]]
+    headers = {"Authorization": f"Bearer {token}", "Idempotency-Key": "m1"}
+    body = {"version": view["version"], "move": view["legal_moves"][0]}
+
+    replica.stop()
+    moved = client.post(f"/v1/sten/games/{gid}/moves", json=body, headers=headers)
+    assert moved.status_code == 503 and moved.content_type == "application/problem+json"
+    assert moved.json["code"] == "store_unavailable" and "may have applied" in moved.json["detail"]
+    assert int(moved.headers["Retry-After"]) > 0
+    # it did apply on the primary, so the retry must not be taken before the replicas have it
+    assert redis.Redis.from_url(primary.url).hget(f"cardtable:game:{{{gid}}}", "v") == b"1"
+    again = client.post(f"/v1/sten/games/{gid}/moves", json=body, headers=headers)
+    assert again.status_code == 503, "a replay acknowledged a move that only the primary holds"
+    fresh = client.post("/v1/sten/games", json={"players": 2}, headers={"Idempotency-Key": "g2"})
+    assert fresh.status_code == 503 and "may have applied" in fresh.json["detail"]
+
+    replica.start()
+    _wait_synced(replica)
+    again = client.post(f"/v1/sten/games/{gid}/moves", json=body, headers=headers)
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.json["version"] == view["version"] + 1
+    assert client.post("/v1/sten/games", json={"players": 2}, headers={"Idempotency-Key": "g2"}).status_code == 201
+    assert redis.Redis(port=replica.port).hget(f"cardtable:game:{{{gid}}}", "v") == b"1"
+
+
+def test_the_in_process_store_ignores_the_replica_setting() -> None:
+    app = create_app(Settings(allow_fixed_deals=True, request_log=False, min_replica_acks=2))
+    assert app.test_client().post("/v1/sten/games", json={"players": 2}).status_code == 201
+
+
+def test_replica_acks_default_to_one_with_sentinel_and_zero_otherwise() -> None:
+    assert Settings.from_env({"REDIS_SENTINELS": "127.0.0.1:26379, [::1]:26380"}).replica_acks == 1
+    assert Settings.from_env({"REDIS_SENTINELS": "127.0.0.1:26379"}).redis_sentinels == (("127.0.0.1", 26379),)
+    assert Settings.from_env({"REDIS_SENTINELS": "[::1]:26380"}).redis_sentinels == (("::1", 26380),)
+    assert Settings.from_env({"REDIS_URL": "redis://h:6379/0"}).replica_acks == 0
+    assert Settings.from_env({"REDIS_URL": "redis://h/0", "CARDTABLE_MIN_REPLICA_ACKS": "2"}).replica_acks == 2
+    with pytest.raises(ValueError):
+        Settings.from_env({"REDIS_SENTINELS": "no-port"})
