@@ -19,6 +19,9 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
+from engines import REGISTRY
+from engines.core import move_from_json
+
 #: Attempts of one request across 503s and dropped connections before the player gives it up.
 ATTEMPTS = 200
 RETRY_PAUSE = 0.1  # seconds between attempts (the tests set Retry-After to 1; waiting less is allowed)
@@ -174,3 +177,16 @@ def resume_seconds(players: list[Player], since: float) -> float:
     """How long after ``since`` the slowest player had its first move acknowledged again."""
     firsts = [min((a.at for a in p.acks if a.at > since), default=float("inf")) for p in players]
     return max(firsts) - since
+
+
+def replays_to_stored_state(client: Any, gid: str) -> bool:
+    """The stored snapshot is what the stored log replays to: nothing half-written."""
+    record = json.loads(client.hget(f"cardtable:game:{{{gid}}}", "s"))
+    engine = REGISTRY[record["game"]]
+    state = engine.new_game(record["players"], record["options"], record["seed"], record["deck"])
+    entries = client.lrange(f"cardtable:log:{{{gid}}}", 0, -1)
+    for raw in entries:
+        entry = json.loads(raw)
+        state = engine.apply(state, entry["seat"], move_from_json(engine.move_types, entry["move"]))
+    return (engine.encode(state) == record["state"]
+            and int(client.hget(f"cardtable:game:{{{gid}}}", "v")) == len(entries))

@@ -12,7 +12,6 @@ with a replica each; short timeouts keep each test to seconds.
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 
@@ -20,28 +19,13 @@ import pytest
 import redis
 from redis.cluster import RedisCluster
 
-from engines import REGISTRY
-from engines.core import move_from_json
 from service.app import create_app
 from service.config import Settings
-from tests.faults import lost_moves, resume_seconds, run_players, stop_players, wait_for_acks
+from tests.faults import lost_moves, replays_to_stored_state, resume_seconds, run_players, stop_players, wait_for_acks
 from tests.servers import RedisClusterServers, RedisServer, SentinelServers, gunicorn
 
 #: Settings of the service under test: 503s come quickly while the primary is gone.
 FAST = {"CARDTABLE_STORE_TIMEOUT": "0.5", "CARDTABLE_RETRY_AFTER": "1"}
-
-
-def _replays(client: redis.Redis | RedisCluster, gid: str) -> bool:
-    """The stored snapshot is what the stored log replays to: nothing half-written."""
-    record = json.loads(client.hget(f"cardtable:game:{{{gid}}}", "s"))
-    engine = REGISTRY[record["game"]]
-    state = engine.new_game(record["players"], record["options"], record["seed"], record["deck"])
-    entries = client.lrange(f"cardtable:log:{{{gid}}}", 0, -1)
-    for raw in entries:
-        entry = json.loads(raw)
-        state = engine.apply(state, entry["seat"], move_from_json(engine.move_types, entry["move"]))
-    return (engine.encode(state) == record["state"]
-            and int(client.hget(f"cardtable:game:{{{gid}}}", "v")) == len(entries))
 
 
 @pytest.fixture()
@@ -79,7 +63,7 @@ def test_killing_the_primary_under_sentinel_loses_no_acknowledged_move(sentinels
         primary = redis.Redis(port=sentinels.primary.port)
         assert primary.info("replication")["role"] == "master"
         games = {a.game for p in players for a in p.acks}
-        assert all(_replays(primary, gid) for gid in games)
+        assert all(replays_to_stored_state(primary, gid) for gid in games)
 
 
 @pytest.fixture()
@@ -124,7 +108,7 @@ def test_killing_a_cluster_master_loses_no_acknowledged_move(replicated_cluster)
         assert all(p.given_up == 0 for p in players)
         nodes = RedisCluster(host="127.0.0.1", port=next(n.port for n in cluster.nodes if n is not victim))
         games = {a.game for p in players for a in p.acks}
-        assert all(_replays(nodes, gid) for gid in games)
+        assert all(replays_to_stored_state(nodes, gid) for gid in games)
 
 
 @pytest.fixture()
@@ -146,7 +130,7 @@ def _wait_synced(replica: RedisServer) -> None:
         time.sleep(0.05)
 
 
-def test_a_write_no_replica_acknowledges_answers_503_and_its_retry_replays(primary_and_replica) -> None:
+def test_a_write_no_replica_acknowledges_answers_503_and_its_retryreplays_to_stored_state(primary_and_replica) -> None:
     primary, replica = primary_and_replica
     app = create_app(Settings(redis_url=primary.url, allow_fixed_deals=True, request_log=False,
                               store_timeout=0.4, min_replica_acks=1))
