@@ -173,10 +173,23 @@ def lost_moves(base: str, players: list[Player]) -> list[Ack]:
     return lost
 
 
+def longest_pause(times: list[float], since: float) -> float:
+    """The longest time without an acknowledged move from the last one before ``since`` on:
+    how long play stood still around a fault. (The first answer after the fault is no measure:
+    a move acknowledged just before it may arrive just after.) Infinite if none came after."""
+    times = sorted(times)
+    before = [t for t in times if t <= since]
+    after = [t for t in times if t > since]
+    if not after:
+        return float("inf")
+    points = ([before[-1]] if before else [since]) + after
+    return max(b - a for a, b in zip(points, points[1:], strict=False))
+
+
 def resume_seconds(players: list[Player], since: float) -> float:
-    """How long after ``since`` the slowest player had its first move acknowledged again."""
-    firsts = [min((a.at for a in p.acks if a.at > since), default=float("inf")) for p in players]
-    return max(firsts) - since
+    """The longest ``longest_pause`` of any player: on a cluster only the players whose game is
+    on the killed master stand still, and they are the ones that count."""
+    return max(longest_pause([a.at for a in p.acks], since) for p in players)
 
 
 def replays_to_stored_state(client: Any, gid: str) -> bool:

@@ -53,7 +53,8 @@ def test_killing_the_primary_under_sentinel_loses_no_acknowledged_move(sentinels
         lost = lost_moves(url, players)
         acked = sum(len(p.acks) for p in players)
         statuses = sum((p.statuses for p in players), start=type(players[0].statuses)())
-        print(f"\nsentinel failover: promoted after {promoted:.2f} s, play resumed after {resumed:.2f} s, "
+        print(f"\nsentinel failover: promoted after {promoted:.2f} s, "
+              f"longest pause in acknowledged moves {resumed:.2f} s, "
               f"{acked} moves acknowledged, {len(lost)} lost, answers {dict(statuses)}")
         assert lost == []
         assert resumed < 30
@@ -100,7 +101,8 @@ def test_killing_a_cluster_master_loses_no_acknowledged_move(replicated_cluster)
         lost = lost_moves(url, players)
         acked = sum(len(p.acks) for p in players)
         statuses = sum((p.statuses for p in players), start=type(players[0].statuses)())
-        print(f"\ncluster failover: promoted after {promoted:.2f} s, play resumed after {resumed:.2f} s, "
+        print(f"\ncluster failover: promoted after {promoted:.2f} s, "
+              f"longest pause in acknowledged moves {resumed:.2f} s, "
               f"{acked} moves acknowledged, {len(lost)} lost, answers {dict(statuses)}")
         assert lost == []
         assert resumed < 30
@@ -179,3 +181,12 @@ def test_replica_acks_default_to_one_with_sentinel_and_zero_otherwise() -> None:
     assert Settings.from_env({"REDIS_URL": "redis://h/0", "CARDTABLE_MIN_REPLICA_ACKS": "2"}).replica_acks == 2
     with pytest.raises(ValueError):
         Settings.from_env({"REDIS_SENTINELS": "no-port"})
+
+
+def test_the_longest_pause_is_measured_from_the_last_move_before_the_fault() -> None:
+    from tests.faults import longest_pause
+
+    # a move answered just after the kill (it was acknowledged before) does not hide the outage
+    assert longest_pause([1.0, 2.0, 10.01, 13.0, 13.1], since=10.0) == pytest.approx(8.01)
+    assert longest_pause([1.0, 2.0, 2.5, 3.0], since=2.2) == pytest.approx(0.5)
+    assert longest_pause([1.0], since=2.0) == float("inf")
