@@ -11,6 +11,9 @@ import tempfile
 # Fixed deals (`seed`/`deck` on create) are for tests and tournaments: off in production
 # unless the operator turns them on explicitly.
 os.environ.setdefault("CARDTABLE_ALLOW_FIXED_DEALS", "0")
+# Production answers 429 above 20 requests a second per seat token (or per address without one),
+# counted in Redis across workers; set CARDTABLE_RATE_LIMIT=off to switch it off.
+os.environ.setdefault("CARDTABLE_RATE_LIMIT", "20/s")
 
 bind = os.environ.get("CARDTABLE_BIND", "0.0.0.0:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY") or multiprocessing.cpu_count() * 2 + 1)

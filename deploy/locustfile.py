@@ -11,6 +11,13 @@ Run it through ``deploy/loadtest.sh`` (headless, bounded, prints a compact table
   mover's view with the ETag the move returned, where 304 is expected (nothing changed); reads the
   log once the game is over.
 
+Moves and creates carry an ``Idempotency-Key``; a 503, a 429 or a dropped connection is retried
+with the same key (at most ``LOCUST_RETRIES`` times, waiting ``Retry-After`` up to 2 s), as a careful
+client would through a failover. With ``LOCUST_REPORT`` set, every answer's status and every
+acknowledged (200) move, as ``[unix time, game, game id, version, seat]``, are written there as JSON
+when the test stops: ``deploy/soak.py`` checks that none of those moves was lost. ``LOCUST_THROUGHPUT``
+(steps per second per user) makes the load a steady rate instead of as fast as answers come.
+
 Requests are named by endpoint template (``GET /v1/[game]/games/[id]``) so stats group per
 endpoint. A 409 is reported as a failure whose message starts with ``409`` (loadtest.sh counts
 them apart: expected under contention, but about 0 here since each user drives its own game).
@@ -21,12 +28,15 @@ the game's wall time, its "length" the number of moves.
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import random
 import time
+import uuid
+from collections import Counter
 from typing import Any
 
-from locust import HttpUser, constant, task
+from locust import HttpUser, constant, constant_throughput, events, task
 
 #: Options that make one match a single deal/hand/round/section, by option name (set when present).
 SHORT_MATCH: dict[str, int] = {"max_hands": 1, "max_deals": 1, "max_rounds": 1, "sections_per_game": 1}
@@ -43,6 +53,26 @@ MOVE = "POST /v1/[game]/games/[id]/moves"
 LOG = "GET /v1/[game]/games/[id]/log"
 
 _turns = itertools.count()  # shared by all users: spreads the kinds evenly over the whole test
+#: Attempts after a 503, 429 or dropped connection before a request is given up.
+MAX_RETRIES = int(os.environ.get("LOCUST_RETRIES", "30"))
+RETRIED = {0, 429, 503}
+REPORT = os.environ.get("LOCUST_REPORT")
+STATUSES: Counter[int] = Counter()  # every answer of the run, by status (0: no answer)
+ACKS: list[list[Any]] = []  # [unix time, game, game id, version, seat] of every 200 to a move
+
+
+@events.test_stop.add_listener
+def _write_report(**_: Any) -> None:
+    if REPORT:
+        with open(REPORT, "w") as f:
+            json.dump({"statuses": {str(k): v for k, v in STATUSES.items()}, "acks": ACKS}, f)
+
+
+def _retry_after(response: Any) -> float:
+    try:
+        return min(2.0, max(0.1, float(response.headers.get("Retry-After", "1"))))
+    except ValueError:
+        return 1.0
 
 
 def _allows(option: dict[str, Any], value: int) -> bool:
@@ -79,7 +109,8 @@ class Game:
         self.version = version
         self.views: dict[int, dict[str, Any]] = {}
         self.etags: dict[int, str] = {}
-        self.to_move: list[int] = []
+        self.to_move: list[int] = [0]  # until a view says: seat 0's view names who is to move
+        self.transient = False  # the last failure was one to retry (503, 429, no answer)
         self.moves = 0
         self.rejects = 0
         self.started = time.perf_counter()
@@ -95,7 +126,8 @@ class Game:
 class Player(HttpUser):
     """Plays whole games, one request per step, of every kind in the catalogue in turn."""
 
-    wait_time = constant(float(os.environ.get("LOCUST_WAIT", "0")))
+    wait_time = (constant_throughput(float(os.environ["LOCUST_THROUGHPUT"])) if os.environ.get("LOCUST_THROUGHPUT")
+                 else constant(float(os.environ.get("LOCUST_WAIT", "0"))))
     catalogue: list[dict[str, Any]] | None = None  # read once, shared by all users
 
     def on_start(self) -> None:
@@ -125,12 +157,22 @@ class Player(HttpUser):
         entry = Player.catalogue[next(_turns) % len(Player.catalogue)]
         kind = entry["game"]
         body = {"players": entry["min_players"], "options": short_options(entry), "bots": []}
-        with self.client.post(f"/v1/{kind}/games", json=body, name=CREATE, catch_response=True) as r:
-            if r.status_code != 201:
+        key = str(uuid.uuid4())
+        for _ in range(MAX_RETRIES + 1):
+            with self.client.post(f"/v1/{kind}/games", json=body, name=CREATE, catch_response=True,
+                                  headers={"Idempotency-Key": key}) as r:
+                STATUSES[r.status_code] += 1
+                if r.status_code == 201:
+                    data = r.json()
+                    break
                 r.failure(f"{r.status_code} {_problem_code(r)} ({kind})")
-                return None
-            data = r.json()
-            tokens = [s["token"] for s in data["seats"]]
+                if r.status_code not in RETRIED:
+                    return None
+                wait = _retry_after(r)
+            time.sleep(wait)
+        else:
+            return None
+        tokens = [s["token"] for s in data["seats"]]
         game = Game(kind, data["game_id"], tokens, data["version"])
         # Whose turn it is: the first seat's view says (the view of any seat carries `to_move`).
         self.fetch_view(game, 0)
@@ -142,6 +184,7 @@ class Player(HttpUser):
         if seat in game.etags:
             headers["If-None-Match"] = game.etags[seat]
         with self.client.get(game.path, headers=headers, name=VIEW, catch_response=True) as r:
+            STATUSES[r.status_code] += 1
             if r.status_code == 304 and seat in game.views:
                 r.success()
                 view = game.views[seat]
@@ -151,7 +194,12 @@ class Player(HttpUser):
                 game.etags[seat] = r.headers.get("ETag", "")
             else:
                 r.failure(f"{r.status_code} {_problem_code(r)}")
-                return None
+                game.transient = r.status_code in RETRIED
+                pause = _retry_after(r) if game.transient else 0.0
+                view = None
+        if view is None:
+            time.sleep(pause)
+            return None
         game.version = view["version"]
         game.to_move = list(view["to_move"])
         return view
@@ -163,7 +211,8 @@ class Player(HttpUser):
         seat = self.rng.choice(game.to_move)
         view = self.fetch_view(game, seat)
         if view is None:
-            self.game = None
+            if not game.transient:  # a 503, 429 or dropped connection keeps the game for the next step
+                self.game = None
             return
         if view["status"] == "finished":
             self.finish(game)
@@ -176,25 +225,37 @@ class Player(HttpUser):
             return
         move = self.rng.choice(legal)
         body = {"version": game.version, "move": move}
-        with self.client.post(f"{game.path}/moves", json=body, headers=game.auth(seat), name=MOVE,
-                              catch_response=True) as r:
-            if r.status_code == 200:
-                new = r.json()
-                game.views[seat] = new
-                game.etags[seat] = r.headers.get("ETag", "")
-                game.version = new["version"]
-                game.to_move = list(new["to_move"])
-                game.moves += 1
-                game.rejects = 0
-            else:
-                # 409: someone else moved first (not expected here); 422: a listed move was refused.
+        headers = {**game.auth(seat), "Idempotency-Key": str(uuid.uuid4())}
+        for _ in range(MAX_RETRIES + 1):
+            with self.client.post(f"{game.path}/moves", json=body, headers=headers, name=MOVE,
+                                  catch_response=True) as r:
+                STATUSES[r.status_code] += 1
+                if r.status_code == 200:
+                    new = r.json()
+                    game.views[seat] = new
+                    game.etags[seat] = r.headers.get("ETag", "")
+                    game.version = new["version"]
+                    game.to_move = list(new["to_move"])
+                    game.moves += 1
+                    game.rejects = 0
+                    ACKS.append([round(time.time(), 3), game.kind, game.game_id, new["version"], seat])
+                    break
+                # 409: someone else moved first (not expected here); 422: a listed move was refused;
+                # 503, 429 or no answer: the same request again, with its key, after a pause.
                 r.failure(f"{r.status_code} {_problem_code(r)} ({game.kind} {move.get('type')})")
-                game.rejects += 1
-                game.etags.pop(seat, None)  # refetch the whole view next time
-                return
+                if r.status_code not in RETRIED:
+                    game.rejects += 1
+                    game.etags.pop(seat, None)  # refetch the whole view next time
+                    return
+                wait = _retry_after(r)
+            time.sleep(wait)
+        else:
+            game.etags.pop(seat, None)
+            return
         # A client polling for the others' moves: nothing changed since the move, so 304.
         with self.client.get(game.path, headers={**game.auth(seat), "If-None-Match": game.etags[seat]},
                              name=VIEW_UNCHANGED, catch_response=True) as r:
+            STATUSES[r.status_code] += 1
             if r.status_code != 304:
                 r.failure(f"{r.status_code} where 304 was expected")
         if new["status"] == "finished":

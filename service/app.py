@@ -16,9 +16,9 @@ from flask_smorest import Blueprint as SmorestBlueprint
 from engines import REGISTRY
 from schemas import SCHEMAS
 from schemas.common import Catalogue, Health, Problem, build
-from service import errors, observability
+from service import errors, observability, ratelimit
 from service.config import Settings
-from service.games import P503, RETRY_AFTER, Runtime, make_blueprint
+from service.games import P429, P503, RETRY_AFTER, Runtime, make_blueprint
 from service.spec import CardtablePlugin
 from service.store import MemoryStore, RedisStore, Store
 
@@ -59,8 +59,14 @@ class _Api(Api):
 
 
 def make_store(settings: Settings) -> Store:
+    """Sentinel when REDIS_SENTINELS is set (REDIS_URL is then ignored), else REDIS_URL (a
+    server or a cluster), else the in-process store (which has no replicas to wait for)."""
+    if settings.redis_sentinels:
+        return RedisStore.from_sentinels(settings.redis_sentinels, settings.sentinel_master,
+                                         settings.store_timeout, settings.replica_acks)
     if settings.redis_url:
-        return RedisStore.from_url(settings.redis_url, settings.store_timeout, settings.redis_cluster)
+        return RedisStore.from_url(settings.redis_url, settings.store_timeout, settings.redis_cluster,
+                                   settings.replica_acks)
     return MemoryStore()
 
 
@@ -99,11 +105,12 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
                                                              "description": "a seat token from create"}}},
         },
     )
-    app.extensions["cardtable"] = Runtime(
+    app.extensions["cardtable"] = rt = Runtime(
         store=store or make_store(settings),
         allow_fixed_deals=settings.allow_fixed_deals,
         game_ttl=settings.game_ttl,
     )
+    ratelimit.install(app, settings.rate_limit, rt.store, settings.trusted_proxies)
     api = _Api(app, spec_kwargs={"marshmallow_plugin": CardtablePlugin()})
     errors.register(app, settings.retry_after)
     app.extensions["cardtable.access_log"] = observability.init(app, settings.request_log)
@@ -122,6 +129,7 @@ def _service_blueprint() -> SmorestBlueprint:
 
     @blp.route("v1/games", methods=["GET"], endpoint="catalogue")
     @blp.response(200, Catalogue, description="every hosted game with its options")
+    @blp.alt_response(P429[0], schema=Problem, description=P429[1], content_type=errors.PROBLEM, headers=RETRY_AFTER)
     @blp.doc(operationId="listGames", summary="The catalogue of games")
     def catalogue() -> Response:
         return Response(json.dumps({"games": catalogue_entries()}), mimetype="application/json")
@@ -149,10 +157,12 @@ def _service_blueprint() -> SmorestBlueprint:
 def _document_docs_routes(api: Api) -> None:
     """flask-smorest serves /openapi.json and /docs but does not list them; the contract does."""
     rules = {r.rule: r for r in api._app.url_map.iter_rules()}
+    limited = {"429": {"description": P429[1], "headers": {"Retry-After": RETRY_AFTER["Retry-After"]},
+                       "content": {errors.PROBLEM: {"schema": {"$ref": "#/components/schemas/Problem"}}}}}
     api.spec.path(rule=rules["/openapi.json"], operations={"get": {
         "operationId": "getOpenApi", "summary": "This OpenAPI document", "tags": ["service"],
         "responses": {"200": {"description": "the spec",
-                              "content": {"application/json": {"schema": {"type": "object"}}}}},
+                              "content": {"application/json": {"schema": {"type": "object"}}}}, **limited},
     }})
     api.spec.path(rule=rules["/metrics"], operations={"get": {
         "operationId": "getMetrics", "summary": "Prometheus metrics", "tags": ["service"],
@@ -161,7 +171,8 @@ def _document_docs_routes(api: Api) -> None:
     }})
     api.spec.path(rule=rules["/docs"], operations={"get": {
         "operationId": "getDocs", "summary": "Interactive API docs", "tags": ["service"],
-        "responses": {"200": {"description": "an HTML page", "content": {"text/html": {"schema": {"type": "string"}}}}},
+        "responses": {"200": {"description": "an HTML page", "content": {"text/html": {"schema": {"type": "string"}}}},
+                      **limited},
     }})
 
 

@@ -12,6 +12,28 @@ def _flag(value: str | None, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
+def _off_or(value: str | None) -> str | None:
+    """None for an unset or switched-off setting ("", "0", "off", "no", "false")."""
+    if value is None or value.strip().lower() in {"", "0", "off", "no", "false", "none"}:
+        return None
+    return value.strip()
+
+
+def parse_sentinels(value: str) -> tuple[tuple[str, int], ...]:
+    """``"10.0.0.1:26379,10.0.0.2:26379"`` -> ``(("10.0.0.1", 26379), ("10.0.0.2", 26379))``;
+    a bracketed IPv6 host (``[::1]:26379``) is allowed."""
+    out = []
+    for part in value.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        host, sep, port = part.rpartition(":")
+        if not sep or not host or not port.isdigit():
+            raise ValueError(f"REDIS_SENTINELS: {part!r} is not host:port")
+        out.append((host.strip("[]"), int(port)))
+    return tuple(out)
+
+
 @dataclass(frozen=True)
 class Settings:
     """Everything a deployment can set; see the README's configuration table."""
@@ -25,6 +47,22 @@ class Settings:
     retry_after: int = 2  # CARDTABLE_RETRY_AFTER seconds, sent with 503
     cors_origins: tuple[str, ...] = field(default=())  # CARDTABLE_CORS_ORIGINS, comma-separated
     request_log: bool = True  # CARDTABLE_REQUEST_LOG: one JSON line per request on stderr
+    #: REDIS_SENTINELS: (host, port) of each Sentinel; when set, REDIS_URL is ignored
+    redis_sentinels: tuple[tuple[str, int], ...] = field(default=())
+    sentinel_master: str = "cardtable"  # REDIS_SENTINEL_MASTER: the name the Sentinels monitor
+    #: CARDTABLE_MIN_REPLICA_ACKS: replicas that must acknowledge a create or a move before it is
+    #: answered (WAIT); None = the default, 1 with Sentinel and 0 otherwise
+    min_replica_acks: int | None = None
+    rate_limit: str | None = None  # CARDTABLE_RATE_LIMIT, e.g. "20/s"; None = no limit
+    trusted_proxies: int = 0  # CARDTABLE_TRUSTED_PROXIES: proxies whose X-Forwarded-For is believed
+
+    @property
+    def replica_acks(self) -> int:
+        """The replicas a write waits for: the setting, else 1 with Sentinel (a failover must
+        not lose an acknowledged move) and 0 on a single server (it has no replica to wait for)."""
+        if self.min_replica_acks is not None:
+            return self.min_replica_acks
+        return 1 if self.redis_sentinels else 0
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, **overrides: object) -> Settings:
@@ -39,6 +77,11 @@ class Settings:
             "retry_after": int(env.get("CARDTABLE_RETRY_AFTER") or cls.retry_after),
             "request_log": _flag(env.get("CARDTABLE_REQUEST_LOG"), True),
             "cors_origins": tuple(o.strip() for o in (env.get("CARDTABLE_CORS_ORIGINS") or "").split(",") if o.strip()),
+            "redis_sentinels": parse_sentinels(env.get("REDIS_SENTINELS") or ""),
+            "sentinel_master": env.get("REDIS_SENTINEL_MASTER") or cls.sentinel_master,
+            "min_replica_acks": int(acks) if (acks := env.get("CARDTABLE_MIN_REPLICA_ACKS")) else None,
+            "rate_limit": _off_or(env.get("CARDTABLE_RATE_LIMIT")),
+            "trusted_proxies": int(env.get("CARDTABLE_TRUSTED_PROXIES") or 0),
         }
         values.update(overrides)
         return cls(**values)  # type: ignore[arg-type]

@@ -15,7 +15,7 @@ from flask import Flask, Response
 from werkzeug.exceptions import HTTPException
 
 from service import observability
-from service.store import StoreUnavailable
+from service.store import NotReplicated, StoreUnavailable
 
 PROBLEM = "application/problem+json"
 log = logging.getLogger("cardtable")
@@ -30,6 +30,7 @@ TITLES = {
     413: "Payload Too Large",
     415: "Unsupported Media Type",
     422: "Unprocessable Content",
+    429: "Too Many Requests",
     500: "Internal Server Error",
     503: "Service Unavailable",
 }
@@ -75,6 +76,15 @@ def register(app: Flask, retry_after: int) -> None:
         log.warning("store unavailable: %s", exc)
         return problem(503, "store_unavailable", "The game store cannot be reached; nothing was changed. "
                        "Retry after the delay in Retry-After.", {"Retry-After": str(retry_after)})
+
+    @app.errorhandler(NotReplicated)
+    def _not_replicated(exc: NotReplicated) -> Response:
+        # Not "nothing was changed": the write is on the primary and may survive a failover.
+        log.warning("write not replicated: %s", exc)
+        return problem(503, "store_unavailable", "The store could not confirm that this request's write was "
+                       "replicated; it may have applied. Retry after the delay in Retry-After with the same "
+                       "Idempotency-Key: the retry answers as this request would have.",
+                       {"Retry-After": str(retry_after)})
 
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException) -> Response:

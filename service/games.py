@@ -360,7 +360,10 @@ P409 = (409, "stale_version, not_your_turn or game_over; `current_version` says 
 P413 = (413, "payload_too_large: the body is over the limit")
 P422 = (422, "validation_error (`errors` says where), illegal_move (`reason` says which rule), "
              "or idempotency_conflict")
-P503 = (503, "store_unavailable: the store cannot be reached; nothing changed; retry after `Retry-After`")
+P503 = (503, "store_unavailable: the store cannot be reached, or could not confirm that the write was "
+             "replicated (then it may have applied: retry with the same Idempotency-Key); retry after `Retry-After`")
+P429 = (429, "rate_limited: over CARDTABLE_RATE_LIMIT for this seat token (or, without one, this address); "
+             "retry after `Retry-After`")
 
 RETRY_AFTER = {"Retry-After": {"description": "seconds to wait before retrying", "schema": {"type": "integer"}}}
 BEARER_OPTIONAL = [{}, {"seatToken": []}]
@@ -377,9 +380,10 @@ IF_NONE_MATCH = {"in": "header", "name": "If-None-Match", "required": False,
 
 
 def _alt(blp: Blueprint, *problems: tuple[int, str]) -> list[Any]:
+    """The documented problem answers of an operation; every one can be rate limited (429)."""
     return [blp.alt_response(status, schema=Problem, description=description, content_type=PROBLEM,
-                             headers=RETRY_AFTER if status == 503 else None)
-            for status, description in problems]
+                             headers=RETRY_AFTER if status in (429, 503) else None)
+            for status, description in (*problems, P429)]
 
 
 def _documented(*decorators: Any) -> Any:

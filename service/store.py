@@ -9,6 +9,13 @@ Both stores keep the same promises:
 
 Keys carry a hash tag on the game id (``cardtable:game:{<id>}``) so that one game's
 keys live on one slot of a Redis Cluster and the Lua scripts stay single-slot.
+
+With ``min_acks`` > 0 (CARDTABLE_MIN_REPLICA_ACKS) a create or commit is followed, on the
+same connection, by ``WAIT min_acks``: a write is only acknowledged to the client once that
+many replicas hold it, so a failover to one of them cannot lose it. When too few replicas
+answer in time the write may have applied on the primary alone: ``NotReplicated`` (a 503),
+and the retry with the same Idempotency-Key replays the stored answer, after waiting for
+the replicas in turn.
 """
 
 from __future__ import annotations
@@ -22,6 +29,13 @@ from typing import Any, Protocol
 
 class StoreUnavailable(Exception):
     """The store cannot be reached; the request changed nothing and may be retried."""
+
+
+class NotReplicated(StoreUnavailable):
+    """A write reached the primary but too few replicas acknowledged it in time.
+
+    It may survive or be lost in a failover, so it is not acknowledged: the client retries
+    with the same Idempotency-Key and gets the stored answer once the replicas have it."""
 
 
 @dataclass(frozen=True)
@@ -80,6 +94,19 @@ if KEYS[3] and ARGV[5] ~= '' then redis.call('SET', KEYS[3], ARGV[5], 'EX', ARGV
 return 1
 """
 
+# KEYS: idem. Returns the stored answer and, when there is one, re-sets its expiry to what it
+# is: a write that reaches the replication stream after the answer's own write, so that a WAIT
+# behind it on the same connection proves the replicas hold the answer (WAIT counts the
+# replication offset of the connection's last propagated write, and a GET propagates nothing).
+_GET_REPLICATED = """
+local v = redis.call('GET', KEYS[1])
+if v then
+  local t = redis.call('PTTL', KEYS[1])
+  if t > 0 then redis.call('PEXPIRE', KEYS[1], t) end
+end
+return v
+"""
+
 # KEYS: game, log, idem (optional). ARGV: version, snapshot, ttl, idem value, log entries...
 _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
@@ -98,29 +125,92 @@ class RedisStore:
 
     kind = "redis"
 
-    def __init__(self, client: Any) -> None:
+    def __init__(self, client: Any, min_acks: int = 0, wait_timeout: float = 0.5) -> None:
         import redis
+        from redis.cluster import RedisCluster
 
         # Every failure of the store (unreachable, loading, read-only replica, out of memory,
         # cluster resharding) means the same to a client: nothing was written, retry later.
         self._errors = (redis.exceptions.RedisError,)
+        self._no_script = redis.exceptions.NoScriptError
         self.client = client
+        self.cluster = isinstance(client, RedisCluster)
+        self.min_acks = min_acks
+        # WAIT's own limit, in ms; kept below the socket timeout so WAIT answers first.
+        self.wait_ms = max(1, int(wait_timeout * 1000))
         self._commit = client.register_script(_COMMIT)
         self._create = client.register_script(_CREATE)
+        self._get_replicated = client.register_script(_GET_REPLICATED)
+
+    @staticmethod
+    def _timeouts(timeout: float) -> dict[str, Any]:
+        return {"socket_timeout": timeout, "socket_connect_timeout": timeout}
 
     @classmethod
-    def from_url(cls, url: str, timeout: float = 1.0, cluster: bool = False) -> RedisStore:
+    def from_url(cls, url: str, timeout: float = 1.0, cluster: bool = False, min_acks: int = 0) -> RedisStore:
         import redis
         from redis.backoff import NoBackoff
         from redis.retry import Retry
 
-        kw: dict[str, Any] = {"socket_timeout": timeout, "socket_connect_timeout": timeout}
+        kw = cls._timeouts(timeout)
         if cluster:
             from redis.cluster import RedisCluster
 
-            return cls(RedisCluster.from_url(url, **kw))
+            # One quick retry, as below: the default (ten, with backoff) holds a worker for seconds
+            # while a failed primary is being replaced, where a 503 lets the client decide.
+            return cls(RedisCluster.from_url(url, retry=Retry(NoBackoff(), 1), **kw), min_acks, timeout / 2)
         # One quick retry on a dropped connection; more would hold the worker past the timeout.
-        return cls(redis.Redis.from_url(url, retry=Retry(NoBackoff(), 1), **kw))
+        return cls(redis.Redis.from_url(url, retry=Retry(NoBackoff(), 1), **kw), min_acks, timeout / 2)
+
+    @classmethod
+    def from_sentinels(cls, sentinels: Sequence[tuple[str, int]], master: str, timeout: float = 1.0,
+                       min_acks: int = 1) -> RedisStore:
+        """The primary of ``master`` as the Sentinels name it: every new connection asks them,
+        and a connection to a demoted primary (READONLY) is dropped, so the store follows a
+        failover by itself; until it completes, requests answer 503."""
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
+        from redis.sentinel import Sentinel
+
+        kw = cls._timeouts(timeout)
+        manager = Sentinel(list(sentinels), sentinel_kwargs=dict(kw), **kw)
+        return cls(manager.master_for(master, retry=Retry(NoBackoff(), 1)), min_acks, timeout / 2)
+
+    def _replicated(self, script: Any, keys: list[str], args: list[Any]) -> tuple[Any, int]:
+        """Run ``script`` and then ``WAIT`` on one connection (a pipeline, one round trip):
+        its result and how many replicas acknowledged it. On a cluster the pipeline goes to
+        the node that serves the game's slot (redis-py's cluster client sends a bare WAIT to
+        every primary, not to the one that took the write)."""
+        if self.cluster:
+            node = self.client.get_node_from_key(keys[0])
+            if node is None:
+                raise StoreUnavailable(f"no node serves the slot of {keys[0]}")
+            conn = self.client.get_redis_connection(node)
+        else:
+            conn = self.client
+        for attempt in range(2):
+            pipe = conn.pipeline(transaction=False)
+            pipe.evalsha(script.sha, len(keys), *keys, *args)
+            pipe.wait(self.min_acks, self.wait_ms)
+            try:
+                result, acks = pipe.execute()
+            except self._no_script:
+                # A primary promoted by a failover, or restarted, has no cached scripts yet.
+                if attempt:
+                    raise
+                conn.script_load(script.script)
+                continue
+            return result, int(acks)
+        raise AssertionError("unreachable")
+
+    def _write(self, script: Any, keys: list[str], args: list[Any]) -> bool:
+        """Run a write script; with ``min_acks``, acknowledged only once replicated."""
+        if not self.min_acks:
+            return bool(self._call(script, keys=keys, args=args))
+        applied, acks = self._call(self._replicated, script, keys, args)
+        if applied and acks < self.min_acks:
+            raise NotReplicated(f"{acks} of {self.min_acks} replicas acknowledged the write")
+        return bool(applied)
 
     def _call(self, fn: Any, *args: Any, **kw: Any) -> Any:
         try:
@@ -135,7 +225,7 @@ class RedisStore:
                idem: str | None = None, idem_value: bytes | None = None) -> bool:
         keys = [game_key(game_id), log_key(game_id)] + ([idem_key(game_id, idem)] if idem else [])
         args = [len(log), snapshot, ttl, idem_value or b"", *log]
-        return bool(self._call(self._create, keys=keys, args=args))
+        return self._write(self._create, keys, args)
 
     def load(self, game_id: str) -> Loaded | None:
         got = self._call(self.client.hmget, game_key(game_id), ["v", "s"])
@@ -147,13 +237,20 @@ class RedisStore:
                idem: str | None = None, idem_value: bytes | None = None) -> bool:
         keys = [game_key(game_id), log_key(game_id)] + ([idem_key(game_id, idem)] if idem else [])
         args = [expected, expected + len(log), snapshot, ttl, idem_value or b"", *log]
-        return bool(self._call(self._commit, keys=keys, args=args))
+        return self._write(self._commit, keys, args)
 
     def log(self, game_id: str) -> list[bytes]:
         return list(self._call(self.client.lrange, log_key(game_id), 0, -1))
 
     def idempotent(self, game_id: str, key: str) -> bytes | None:
-        value = self._call(self.client.get, idem_key(game_id, key))
+        if not self.min_acks:
+            value = self._call(self.client.get, idem_key(game_id, key))
+            return None if value is None else bytes(value)
+        # The answer may be on the primary alone (its first request got NotReplicated): replay
+        # it only once the replicas hold it, or the replay would acknowledge a losable move.
+        value, acks = self._call(self._replicated, self._get_replicated, [idem_key(game_id, key)], [])
+        if value is not None and acks < self.min_acks:
+            raise NotReplicated(f"{acks} of {self.min_acks} replicas acknowledged the stored answer")
         return None if value is None else bytes(value)
 
 

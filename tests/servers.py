@@ -72,7 +72,9 @@ class RedisServer:
     def start(self) -> None:
         args = [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", self.dir,
                 "--save", "", "--appendonly", "yes" if self.persist else "no", "--appendfsync", "always",
-                "--protected-mode", "yes", *self.extra]
+                "--protected-mode", "yes",
+                # a replica that (re)joins syncs at once, not after diskless sync's default 5 s pause
+                "--repl-diskless-sync-delay", "0", *self.extra]
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             wait_for_port(self.port, self.proc)
@@ -86,9 +88,37 @@ class RedisServer:
             self.proc.wait(10)
         self.proc = None
 
+    def kill(self) -> None:
+        """SIGKILL: the machine is gone, nothing is flushed or handed over."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+        self.proc = None
+
+    def cli(self, *args: str) -> str:
+        """One redis-cli command against this server; its output."""
+        return subprocess.run([shutil.which("redis-cli") or "redis-cli", "-p", str(self.port), *args],
+                              capture_output=True, text=True, timeout=10).stdout
+
     def cleanup(self) -> None:
         self.stop()
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class GunicornURL(str):
+    """The base URL of a gunicorn under test; ``.pid`` is its master process."""
+
+    pid: int
+
+    def __new__(cls, url: str, pid: int) -> GunicornURL:
+        self = super().__new__(cls, url)
+        self.pid = pid
+        return self
+
+    def workers(self) -> list[int]:
+        """The pids of the master's worker processes now (Linux: /proc)."""
+        path = Path(f"/proc/{self.pid}/task/{self.pid}/children")
+        return [int(p) for p in path.read_text().split()] if path.exists() else []
 
 
 @contextmanager
@@ -99,7 +129,9 @@ def gunicorn(redis_url: str, workers: int = 2, extra_env: dict[str, str] | None 
     port = free_port()
     env = dict(os.environ)
     env.update({"REDIS_URL": redis_url, "CARDTABLE_BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": str(workers),
-                "CARDTABLE_ALLOW_FIXED_DEALS": "1", "CARDTABLE_LOG_LEVEL": "warning"})
+                "CARDTABLE_ALLOW_FIXED_DEALS": "1", "CARDTABLE_LOG_LEVEL": "warning",
+                # deploy/gunicorn.conf.py turns the rate limit on; tests that want it say so
+                "CARDTABLE_RATE_LIMIT": "off"})
     env.update(extra_env or {})
     env["PYTHONPATH"] = str(root)  # that tree's packages before the installed (editable) ones
     errlog = tempfile.TemporaryFile()  # noqa: SIM115 -- closed below, after the server stops
@@ -109,7 +141,7 @@ def gunicorn(redis_url: str, workers: int = 2, extra_env: dict[str, str] | None 
     )
     try:
         wait_for_port(port, proc)
-        yield f"http://127.0.0.1:{port}"
+        yield GunicornURL(f"http://127.0.0.1:{port}", proc.pid)
     finally:
         proc.terminate()
         try:
@@ -125,11 +157,12 @@ def gunicorn(redis_url: str, workers: int = 2, extra_env: dict[str, str] | None 
 
 
 class RedisClusterServers:
-    """A real Redis Cluster of three masters (no replicas) on loopback ports."""
+    """A real Redis Cluster on loopback ports: ``masters`` masters with ``replicas`` each."""
 
-    def __init__(self, masters: int = 3) -> None:
-        self.nodes = [RedisServer(extra=("--cluster-enabled", "yes", "--cluster-node-timeout", "2000"),
-                                  port=free_cluster_port()) for _ in range(masters)]
+    def __init__(self, masters: int = 3, replicas: int = 0, node_timeout_ms: int = 2000) -> None:
+        self.replicas = replicas
+        self.nodes = [RedisServer(extra=("--cluster-enabled", "yes", "--cluster-node-timeout", str(node_timeout_ms)),
+                                  port=free_cluster_port()) for _ in range(masters * (1 + replicas))]
 
     @property
     def url(self) -> str:
@@ -150,18 +183,144 @@ class RedisClusterServers:
         if cli is None:
             raise RuntimeError("redis-cli is not installed (Debian's redis-tools comes with redis-server)")
         addresses = [f"127.0.0.1:{n.port}" for n in self.nodes]
-        subprocess.run([cli, "--cluster", "create", *addresses, "--cluster-replicas", "0", "--cluster-yes"],
-                       check=True, capture_output=True, timeout=60)
+        subprocess.run([cli, "--cluster", "create", *addresses, "--cluster-replicas", str(self.replicas),
+                        "--cluster-yes"], check=True, capture_output=True, timeout=60)
         deadline = time.monotonic() + 30
         while True:
-            info = subprocess.run([cli, "-p", str(self.nodes[0].port), "cluster", "info"],
-                                  capture_output=True, text=True, timeout=10).stdout
-            if "cluster_state:ok" in info:
+            infos = [n.cli("cluster", "info") for n in self.nodes]
+            synced = all("master_link_status:up" in r for n in self.nodes
+                         if "role:slave" in (r := n.cli("info", "replication")))
+            if all("cluster_state:ok" in info for info in infos) and synced:
                 return
             if time.monotonic() > deadline:
-                raise RuntimeError(f"the cluster did not become ready: {info}")
+                raise RuntimeError(f"the cluster did not become ready: {infos[0]}")
             time.sleep(0.2)
+
+    def master_of(self, key: str) -> RedisServer | None:
+        """The node that serves ``key``'s slot now, as the cluster itself says (None while the
+        master that served it is failing and not yet replaced)."""
+        live = next(n for n in self.nodes if n.proc)
+        slot = int(live.cli("cluster", "keyslot", key).strip())
+        for line in live.cli("cluster", "nodes").splitlines():
+            fields = line.split()
+            if "master" in fields[2] and "fail" not in fields[2]:
+                for span in fields[8:]:
+                    low, _, high = span.partition("-")
+                    if low.isdigit() and int(low) <= slot <= int(high or low):
+                        port = int(fields[1].split("@")[0].rsplit(":", 1)[1])
+                        return next(n for n in self.nodes if n.port == port)
+        return None
 
     def cleanup(self) -> None:
         for node in self.nodes:
             node.cleanup()
+
+
+class SentinelServers:
+    """A primary, its replica and three Sentinels on loopback ports, with short timeouts
+    (down after 1 s) so that a failover completes within seconds."""
+
+    NAME = "cardtable"
+
+    def __init__(self, down_after_ms: int = 1000, failover_timeout_ms: int = 3000) -> None:
+        self.primary = RedisServer()
+        self.replica = RedisServer(extra=("--replicaof", "127.0.0.1", str(self.primary.port)))
+        self.sentinel_ports = [free_port() for _ in range(3)]
+        self.down_after_ms, self.failover_timeout_ms = down_after_ms, failover_timeout_ms
+        self.dir = tempfile.mkdtemp(prefix="cardtable-sentinel-")
+        self.sentinels: list[subprocess.Popen] = []
+
+    @property
+    def env(self) -> dict[str, str]:
+        """The service's settings for these Sentinels."""
+        return {"REDIS_SENTINELS": ",".join(f"127.0.0.1:{p}" for p in self.sentinel_ports),
+                "REDIS_SENTINEL_MASTER": self.NAME}
+
+    @property
+    def nodes(self) -> list[RedisServer]:
+        return [self.primary, self.replica]
+
+    def start(self) -> None:
+        try:
+            self._start()
+        except BaseException:
+            self.cleanup()
+            raise
+
+    def _start(self) -> None:
+        self.primary.start()
+        self.replica.start()
+        self._wait_synced(self.replica)
+        for port in self.sentinel_ports:
+            conf = os.path.join(self.dir, f"sentinel-{port}.conf")
+            with open(conf, "w") as f:
+                f.write(f"port {port}\nbind 127.0.0.1\ndir {self.dir}\n"
+                        f"sentinel monitor {self.NAME} 127.0.0.1 {self.primary.port} 2\n"
+                        f"sentinel down-after-milliseconds {self.NAME} {self.down_after_ms}\n"
+                        f"sentinel failover-timeout {self.NAME} {self.failover_timeout_ms}\n"
+                        f"sentinel parallel-syncs {self.NAME} 1\n")
+            proc = subprocess.Popen([self.primary.binary, conf, "--sentinel"], stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL)
+            self.sentinels.append(proc)
+            wait_for_port(port, proc)
+        # every Sentinel has found the replica and the other Sentinels before any test kills anything
+        deadline = time.monotonic() + 30
+        while not all(self._sentinel_sees_all(p) for p in self.sentinel_ports):
+            if time.monotonic() > deadline:
+                raise RuntimeError("the Sentinels did not discover each other and the replica")
+            time.sleep(0.2)
+
+    def _sentinel_sees_all(self, port: int) -> bool:
+        out = subprocess.run([shutil.which("redis-cli") or "redis-cli", "-p", str(port), "sentinel", "master",
+                              self.NAME], capture_output=True, text=True, timeout=10).stdout.split()
+        info = dict(zip(out[::2], out[1::2], strict=False))
+        return info.get("num-slaves") == "1" and info.get("num-other-sentinels") == "2"
+
+    @staticmethod
+    def _wait_synced(replica: RedisServer, timeout: float = 30) -> None:
+        deadline = time.monotonic() + timeout
+        while "master_link_status:up" not in replica.cli("info", "replication"):
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"replica on {replica.port} did not sync")
+            time.sleep(0.1)
+
+    def master_port(self) -> int | None:
+        """The primary's port as a Sentinel that answers names it."""
+        for port in self.sentinel_ports:
+            out = subprocess.run([shutil.which("redis-cli") or "redis-cli", "-p", str(port), "sentinel",
+                                  "get-master-addr-by-name", self.NAME], capture_output=True, text=True,
+                                 timeout=10).stdout.split()
+            if len(out) == 2 and out[1].isdigit():
+                return int(out[1])
+        return None
+
+    def kill_primary_and_recover(self, timeout: float = 30) -> float:
+        """SIGKILL the primary; once the Sentinels have promoted the replica, restart the dead
+        node as a replica of the new primary (what a supervisor and Sentinel's config rewrite do
+        together), so that writes can be replicated again. Swaps ``primary`` and ``replica``.
+        Returns the seconds until the Sentinels named the new primary."""
+        dead, survivor = self.primary, self.replica
+        started = time.monotonic()
+        dead.kill()
+        while self.master_port() != survivor.port:
+            if time.monotonic() - started > timeout:
+                raise RuntimeError("the Sentinels did not fail over")
+            time.sleep(0.05)
+        promoted = time.monotonic() - started
+        dead.extra = ("--replicaof", "127.0.0.1", str(survivor.port))
+        dead.start()
+        self.primary, self.replica = survivor, dead
+        return promoted
+
+    def cleanup(self) -> None:
+        for proc in self.sentinels:
+            if proc.poll() is None:
+                proc.terminate()
+                try:
+                    proc.wait(10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+        self.primary.cleanup()
+        self.replica.cleanup()
+        shutil.rmtree(self.dir, ignore_errors=True)

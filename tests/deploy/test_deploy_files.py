@@ -238,3 +238,23 @@ def test_loadtest_exits_0_when_only_409s_failed(tmp_path: Path) -> None:
                           env={**os.environ, "LOCUST": str(fake)})
     assert done.returncode == 0, done.stdout + done.stderr
     assert "error rate (409 excluded): 0/100 = 0.00%" in done.stdout
+
+
+# --- rate limit and soak ---------------------------------------------------------------------------
+
+def test_the_rate_limit_is_on_in_every_deployment_and_off_in_the_test_servers() -> None:
+    assert compose()["services"]["cardtable"]["environment"]["CARDTABLE_RATE_LIMIT"] == "20/s"
+    assert k8s_objects()[("ConfigMap", "cardtable-config")]["data"]["CARDTABLE_RATE_LIMIT"] == "20/s"
+    assert 'setdefault("CARDTABLE_RATE_LIMIT", "20/s")' in (DEPLOY / "gunicorn.conf.py").read_text()
+    assert '"CARDTABLE_RATE_LIMIT": "off"' in (ROOT / "tests" / "servers.py").read_text()
+
+
+def test_the_soak_is_bounded_and_loopback_only() -> None:
+    script = (DEPLOY / "soak.sh").read_text()
+    assert subprocess.run(["bash", "-n", str(DEPLOY / "soak.sh")], capture_output=True).returncode == 0
+    assert re.search(r"^exec timeout --kill-after=\S+ \S+ ", script, re.M), "the whole soak needs a hard bound"
+    assert 'SOAK_DURATION:-600' in script
+    driver = (DEPLOY / "soak.py").read_text()
+    assert "0.0.0.0" not in driver and "localhost" not in driver
+    assert re.findall(r"redis://([\d.]+):", driver) == ["127.0.0.1"]
+    assert "timeout=DURATION + 300" in driver  # the load subprocess is bounded too
