@@ -427,7 +427,10 @@ def to_move(state: State) -> tuple[int, ...]:
 
 def legal_moves(state: State, seat: int) -> tuple[Move, ...]:
     """Section 5: every distinct legal pair; else ``draw``; after drawing (or with nothing left
-    to draw) ``pass``. With ``allow_voluntary_pass`` draw/pass are offered beside the plays."""
+    to draw) ``pass``. With ``allow_voluntary_pass`` draw/pass are offered beside the plays.
+
+    Complete (every legal move but a pair's other order) and bounded: at most 1108 distinct legal
+    pairs of the 52 codes plus one ``draw``/``pass`` (section 5)."""
     if state.status != "active" or seat != state.current:
         return ()
     hand = state.hands[seat]
