@@ -49,7 +49,8 @@ OPTIONS: tuple[Option, ...] = (
         "allow_voluntary_stein",
         "bool",
         False,
-        "May a player say 'Stein' (and take the stone) although a card fits (A-S3)?",
+        "May a player say 'Stein' (and take the stone) although a card fits (A-S3)? On, a game can go on for "
+        "ever (players keep saying 'Stein' instead of placing cards); max_turns then aborts it with no winner.",
     ),
     Option(
         "play_all_validation",
@@ -84,8 +85,9 @@ OPTIONS: tuple[Option, ...] = (
         "max_turns",
         "int",
         2000,
-        "Safety cap: the game is aborted (no winner, no loser) after this many turns. Only voluntary "
-        "'Stein' or repeated failed declarations can make a game this long.",
+        "Safety cap: the game is aborted (no winner, no loser) after this many turns. With forced play a "
+        "game ends within 52 x players turns; only voluntary 'Stein' (option allow_voluntary_stein) or "
+        "failing play-all declarations made again and again can make a game endless.",
         minimum=1,
     ),
 )
