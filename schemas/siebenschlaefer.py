@@ -12,7 +12,7 @@ from marshmallow import Schema, fields, validate
 
 from schemas.common import GameSchemas
 
-_EVENT_KINDS = ["play", "draw", "penalty", "skip", "pass", "reshuffle", "reset", "round_end", "deal", "lot"]
+_EVENT_KINDS = ["play", "draw", "penalty", "skip", "pass", "reshuffle", "reset", "stalled", "round_end", "deal", "lot"]
 
 
 def _int(**kw: Any) -> fields.Integer:
@@ -38,16 +38,33 @@ class SiebenschlaeferEvent(Schema):
     """One public thing the last move caused (seeds/siebenschlaefer.md section 13)."""
 
     kind = fields.String(required=True, validate=validate.OneOf(_EVENT_KINDS))
-    seat = _int(required=True, allow_none=True, metadata={"description": "the seat concerned; null for table events"})
+    seat = _int(
+        required=True,
+        allow_none=True,
+        metadata={"description": "the seat concerned; null for table events and for round_end of a stalled round"},
+    )
     cards = _cards("cards shown: a laid pair, flipped start-value cards, a lot card; else empty")
-    count = _int(required=True, metadata={"description": "cards drawn or reshuffled, the round dealt; else 0"})
+    count = _int(
+        required=True,
+        metadata={"description": "cards drawn or reshuffled, the round dealt, the round's moves when stalled; else 0"},
+    )
 
 
 class SiebenschlaeferRound(Schema):
-    """A finished round: who went out, the counted hands, who pays (section 9)."""
+    """A finished round: who went out (or that it stalled), the counted hands, who pays (sections 9, 12)."""
 
     round = _int(required=True, metadata={"description": "its number, from 1"})
-    winner = _int(required=True, metadata={"description": "the seat that emptied its hand first"})
+    reason = fields.String(
+        required=True,
+        validate=validate.OneOf(["went_out", "stalled"]),
+        metadata={"description": "went_out = a hand was emptied; stalled = the round could never end and was counted"},
+    )
+    winner = _int(
+        required=True,
+        allow_none=True,
+        metadata={"description": "the seat that emptied its hand first; null when the round stalled"},
+    )
+    winners = _ints("who won the round: [winner], or the seats with the fewest points of a stalled round")
     payers = _ints("seats with the highest count, who pay the next round of drinks")
     hand_values = _ints("counted points per seat (J/Q/K 12, A 11, numbers face value; the winner 0)")
     hands = fields.List(fields.List(fields.String()), required=True, metadata={"description": "the hands laid open"})
@@ -98,6 +115,11 @@ class SiebenschlaeferState(Schema):
     pass_threshold = _int(required=True, metadata={"description": "passes in a row that flip a new start value"})
     moves = _int(required=True, metadata={"description": "moves made in this round"})
     max_turns = _int(required=True, metadata={"description": "moves per round before the match is aborted"})
+    stalled_round = fields.String(
+        required=True,
+        validate=validate.OneOf(["count_hands", "abort"]),
+        metadata={"description": "what ends a round that can never end (option stalled_round)"},
+    )
     totals = _ints("counted points per seat over the finished rounds")
     paid = _ints("rounds each seat had to pay")
     last_round = fields.Nested(SiebenschlaeferRound, required=True, allow_none=True)
@@ -109,8 +131,13 @@ class SiebenschlaeferState(Schema):
 class SiebenschlaeferResultDetail(Schema):
     """How a game of Siebenschläfer ended (sections 9, 11, 12)."""
 
-    reason = fields.String(required=True, validate=validate.OneOf(["went_out", "max_turns"]))
+    reason = fields.String(
+        required=True,
+        validate=validate.OneOf(["went_out", "stalled", "max_turns"]),
+        metadata={"description": "how the last round ended: went_out, stalled (counted), or max_turns (aborted)"},
+    )
     winner = _int(required=True, allow_none=True, metadata={"description": "who went out in the last round"})
+    winners = _ints("who won the last round (empty when aborted)")
     payers = _ints("who pays after the last round (empty when aborted)")
     hand_values = _ints("counted points per seat in the last round (at the abort when aborted)")
     rounds_played = _int(required=True)

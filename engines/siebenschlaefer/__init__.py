@@ -10,7 +10,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 
 from engines.core import JSON, EngineDefaults, Move, Option, Result
-from engines.siebenschlaefer import rules, view
+from engines.siebenschlaefer import migrations, rules, view
 from engines.siebenschlaefer.state import MOVE_TYPES, Event, RoundSummary, Settings, State
 
 
@@ -22,6 +22,8 @@ class SiebenschlaeferEngine(EngineDefaults):
     players = rules.PLAYERS
     options: tuple[Option, ...] = rules.OPTIONS
     provisional = False  # the seed is complete after the documented rulings (research section 4)
+    format = migrations.FORMAT  # the snapshot format ``encode`` writes (issue 16)
+    migrations = migrations.MIGRATIONS
     move_types: tuple[type[Move], ...] = MOVE_TYPES
 
     def new_game(
@@ -89,6 +91,8 @@ def encode(state: State) -> dict[str, JSON]:
                 "payers": list(r.payers),
                 "hand_values": list(r.hand_values),
                 "hands": [list(h) for h in r.hands],
+                "reason": r.reason,
+                "winners": list(r.winners),
             }
             for r in state.history
         ],
@@ -125,7 +129,13 @@ def decode(data: Mapping[str, JSON]) -> State:
         paid=tuple(data["paid"]),
         history=tuple(
             RoundSummary(
-                r["round"], r["winner"], tuple(r["payers"]), tuple(r["hand_values"]), tuple(_t(h) for h in r["hands"])
+                r["round"],
+                r["winner"],
+                tuple(r["payers"]),
+                tuple(r["hand_values"]),
+                tuple(_t(h) for h in r["hands"]),
+                r["reason"],
+                tuple(r["winners"]),
             )
             for r in data["history"]
         ),

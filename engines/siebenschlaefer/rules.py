@@ -24,6 +24,7 @@ from engines.core import (
 )
 from engines.siebenschlaefer.state import (
     ACE,
+    ACE_COUNT,
     ACES,
     COUNT_VALUE,
     FULL_DECK,
@@ -59,7 +60,8 @@ OPTIONS: tuple[Option, ...] = (
         "allow_voluntary_pass",
         "bool",
         False,
-        "May a player who could lay a pair draw two and pass instead (A-Z6)? Off: a player who can lay must.",
+        "May a player who could lay a pair draw two and pass instead (A-Z6)? Off: a player who can lay must. "
+        "On, a round can go on for ever (everybody draws and passes); max_turns then aborts it.",
     ),
     Option(
         "skip_counts_as_pass",
@@ -102,11 +104,22 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         "max_turns",
         "int",
-        2000,
-        "Safety cap: a round that has not ended after this many moves (play, draw, pass) aborts the match "
-        "with no winner. Cards recycle through the stock, so a round need not end on its own.",
+        100_000,
+        "Last safety net: a round that has not ended after this many moves (play, draw, pass) aborts the match "
+        "with no winner. A round that can never end is caught long before by stalled_round; only slow play "
+        "(random bots needed up to ~39 000 moves with 2 to 4 players) comes anywhere near the cap.",
         minimum=1,
         maximum=1_000_000,
+    ),
+    Option(
+        "stalled_round",
+        "choice",
+        "count_hands",
+        "A round that can never end: every player holds exactly one ace (8 players), so no one can lay his last "
+        "card. 'count_hands' = the round ends at once as in the pub: the hands are counted (J, Q, K 12, A 11, "
+        "numbers at face value), the fewest points win, the most pay; 'abort' = play on until max_turns aborts "
+        "the match with no winner.",
+        choices=("count_hands", "abort"),
     ),
 )
 
@@ -178,6 +191,19 @@ def drawable(state: State) -> int:
 def pass_threshold(state: State) -> int:
     """Passes in a row that flip a new start value (section 7, A-Z7)."""
     return _threshold(state.players, state.settings)
+
+
+def round_locked(hands: Sequence[Sequence[str]]) -> bool:
+    """Section 12: the round can never end -- every ace is in a hand, one in each.
+
+    An ace is laid only in a pair of aces (section 4), so it leaves a hand only when that hand holds
+    two. With all aces in hands, one each, no stock or pile card is an ace, so no draw can ever
+    bring anyone a second one: every hand keeps its ace, and nobody can empty his hand. Only 8
+    players can hold the 8 aces one each.
+    """
+    if len(hands) != ACE_COUNT:
+        return False
+    return all(sum(rank_of(c) == ACE for c in h) == 1 for h in hands)
 
 
 # --- the mutable scratch table of one move --------------------------------------------------
@@ -308,10 +334,38 @@ class _Table:
         values = tuple(0 if s == winner else count_value(h) for s, h in enumerate(hands))
         high = max(v for s, v in enumerate(values) if s != winner)
         payers = tuple(s for s, v in enumerate(values) if s != winner and v == high)
-        self.history = (*self.history, RoundSummary(self.round + 1, winner, payers, values, hands))
-        self.totals = tuple(t + v for t, v in zip(self.totals, values, strict=True))
-        self.paid = tuple(p + (s in payers) for s, p in enumerate(self.paid))
+        self.close_round(RoundSummary(self.round + 1, winner, payers, values, hands, "went_out", (winner,)))
         self.events.append(Event("round_end", seat=winner))
+        self.next_round()
+
+    def end_stalled_round(self) -> None:
+        """Section 12 (``stalled_round=count_hands``): a round that can never end is counted as in the
+        pub: every hand is counted, the fewest points win, the most pay (all tied pay, A-Z16); when
+        every hand counts the same, all win and nobody pays."""
+        hands = tuple(sort_hand(h) for h in self.hands)
+        values = tuple(count_value(h) for h in hands)
+        low, high = min(values), max(values)
+        winners = tuple(s for s, v in enumerate(values) if v == low)
+        payers = tuple(s for s, v in enumerate(values) if v == high and v != low)
+        self.close_round(RoundSummary(self.round + 1, None, payers, values, hands, "stalled", winners))
+        self.events.append(Event("stalled", count=self.moves))
+        self.events.append(Event("round_end"))
+        self.next_round()
+
+    def settle_stall(self) -> None:
+        """Section 12: end every round that can never end (``round_locked``) while the option says so.
+
+        A loop, since the next round of a match may be dealt locked as well."""
+        while self.status == "active" and self.settings.stalled_round == "count_hands" and round_locked(self.hands):
+            self.end_stalled_round()
+
+    def close_round(self, summary: RoundSummary) -> None:
+        self.history = (*self.history, summary)
+        self.totals = tuple(t + v for t, v in zip(self.totals, summary.hand_values, strict=True))
+        self.paid = tuple(p + (s in summary.payers) for s, p in enumerate(self.paid))
+
+    def next_round(self) -> None:
+        """Section 11: deal the match's next round, or finish."""
         if self.round + 1 < self.settings.rounds:
             self.round += 1
             # section 11: later rounds shuffle the same 104 cards from the seed
@@ -415,6 +469,7 @@ def new_game(players: int, options: Mapping[str, JSON] | None, seed: str, deck: 
     )
     t = _Table(blank)
     t.deal(cards)
+    t.settle_stall()  # section 12: even a deal can lock a round
     return t.freeze()
 
 
@@ -427,7 +482,10 @@ def to_move(state: State) -> tuple[int, ...]:
 
 def legal_moves(state: State, seat: int) -> tuple[Move, ...]:
     """Section 5: every distinct legal pair; else ``draw``; after drawing (or with nothing left
-    to draw) ``pass``. With ``allow_voluntary_pass`` draw/pass are offered beside the plays."""
+    to draw) ``pass``. With ``allow_voluntary_pass`` draw/pass are offered beside the plays.
+
+    Complete (every legal move but a pair's other order) and bounded: at most 1108 distinct legal
+    pairs of the 52 codes plus one ``draw``/``pass`` (section 5)."""
     if state.status != "active" or seat != state.current:
         return ()
     hand = state.hands[seat]
@@ -457,8 +515,9 @@ def apply(state: State, seat: int, move: Move) -> State:
         raise IllegalMove("malformed_move", f"unknown move {move!r}")
     if t.round == state.round and t.status == "active":
         t.moves += 1
-        if t.moves >= t.settings.max_turns:
-            t.status = "aborted"  # section 12: the safety cap
+    t.settle_stall()  # section 12: this move (or the deal of the next round) may have locked the round
+    if t.round == state.round and t.status == "active" and t.moves >= t.settings.max_turns:
+        t.status = "aborted"  # section 12: the safety cap
     return t.freeze()
 
 
@@ -543,38 +602,48 @@ def _pass(state: State, seat: int) -> _Table:
 # --- the end ---------------------------------------------------------------------------------
 
 
+def round_json(r: RoundSummary) -> dict[str, JSON]:
+    """A finished round as JSON (sections 9 and 12), for the result and the view."""
+    return {
+        "round": r.round,
+        "reason": r.reason,
+        "winner": r.winner,
+        "winners": list(r.winners),
+        "payers": list(r.payers),
+        "hand_values": list(r.hand_values),
+        "hands": [list(h) for h in r.hands],
+    }
+
+
 def result(state: State) -> Result | None:
-    """Section 9 and 12: None while running; the last round's winner and payers, or aborted."""
+    """Sections 9, 11 and 12: None while running; the last round's winners and payers (who went out,
+    or the fewest counted points of a stalled round), a match's totals, or aborted by the cap."""
     if state.status == "active":
         return None
-    rounds = [
-        {
-            "round": r.round,
-            "winner": r.winner,
-            "payers": list(r.payers),
-            "hand_values": list(r.hand_values),
-            "hands": [list(h) for h in r.hands],
-        }
-        for r in state.history
-    ]
     detail: dict[str, JSON] = {
-        "reason": "max_turns" if state.status == "aborted" else "went_out",
+        "reason": "max_turns" if state.status == "aborted" else state.history[-1].reason,
         "rounds_played": len(state.history),
-        "round_results": rounds,
+        "round_results": [round_json(r) for r in state.history],
         "totals": list(state.totals),
         "paid": list(state.paid),
     }
     if state.status == "aborted":
         detail |= {
             "winner": None,
+            "winners": [],
             "payers": [],
             "hand_values": [count_value(h) for h in state.hands],
         }
         return Result("aborted", scores=state.totals, detail=detail)
     last = state.history[-1]
-    detail |= {"winner": last.winner, "payers": list(last.payers), "hand_values": list(last.hand_values)}
+    detail |= {
+        "winner": last.winner,
+        "winners": list(last.winners),
+        "payers": list(last.payers),
+        "hand_values": list(last.hand_values),
+    }
     if state.settings.rounds == 1:
-        return Result("finished", (last.winner,), last.payers, last.hand_values, detail)
+        return Result("finished", last.winners, last.payers, last.hand_values, detail)
     # a match: fewest counted points wins, most counted points loses (section 11)
     low, high = min(state.totals), max(state.totals)
     winners = tuple(s for s, v in enumerate(state.totals) if v == low)

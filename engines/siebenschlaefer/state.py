@@ -30,6 +30,9 @@ COUNT_VALUE: dict[str, int] = {r: (int(r) if r in NUMBER_RANKS else 12) for r in
 #: A pair of aces: "the next player may lay any value" -- its value is no number.
 ACES = -1
 
+#: Aces in the two decks: they leave a hand only as a pair of aces (section 12's stall).
+ACE_COUNT = sum(rank_of(c) == "A" for c in FULL_DECK)
+
 
 def card_key(card: str) -> tuple[int, int]:
     """Canonical order of cards: rank A, 2 ... 10, J, Q, K, then suit C, D, H, S."""
@@ -76,7 +79,8 @@ class Settings:
     reset_illegal_pair: str = "reflip"
     apply_final_penalties: bool = True
     rounds: int = 1
-    max_turns: int = 2000
+    max_turns: int = 100_000
+    stalled_round: str = "count_hands"
 
 
 @dataclass(frozen=True)
@@ -86,7 +90,8 @@ class Event:
     ``kind``: ``play`` (seat, cards), ``draw`` (seat, count), ``penalty`` (seat drew ``count``
     because of a 7), ``skip`` (seat misses this turn), ``pass`` (seat), ``reshuffle`` (``count``
     cards of the played pile became the stock), ``reset`` (every pass in a row: ``cards`` were
-    flipped from the stock, the last two are the new start value), ``round_end`` (seat = winner),
+    flipped from the stock, the last two are the new start value), ``stalled`` (the round can
+    never end, section 12: the hands are counted), ``round_end`` (seat = winner, None when stalled),
     ``deal`` (``count`` = the new round, 1-based), ``lot`` (seat drew ``cards`` as a lot).
     """
 
@@ -98,13 +103,15 @@ class Event:
 
 @dataclass(frozen=True)
 class RoundSummary:
-    """A finished round: who went out, what the others held, who pays (section 9)."""
+    """A finished round: who went out (or that it stalled), the counted hands, who pays (sections 9, 12)."""
 
     round: int  # 1-based
-    winner: int
+    winner: int | None  # the seat that went out; None when the round stalled
     payers: tuple[int, ...]
     hand_values: tuple[int, ...]  # per seat; the winner's is 0
     hands: tuple[tuple[str, ...], ...]  # the hands laid open for counting
+    reason: str = "went_out"  # "went_out" | "stalled" (section 12)
+    winners: tuple[int, ...] = ()  # (winner,) when went out; the fewest points when stalled
 
 
 @dataclass(frozen=True)

@@ -8,22 +8,12 @@ the stock's order, another hand or the seed.
 from __future__ import annotations
 
 from engines.core import JSON, IllegalMove, Move
-from engines.siebenschlaefer.rules import apply, pass_threshold
-from engines.siebenschlaefer.state import Draw, Event, RoundSummary, State
+from engines.siebenschlaefer.rules import apply, pass_threshold, round_json
+from engines.siebenschlaefer.state import Draw, Event, State
 
 
 def _event(e: Event) -> dict[str, JSON]:
     return {"kind": e.kind, "seat": e.seat, "cards": list(e.cards), "count": e.count}
-
-
-def _summary(r: RoundSummary) -> dict[str, JSON]:
-    return {
-        "round": r.round,
-        "winner": r.winner,
-        "payers": list(r.payers),
-        "hand_values": list(r.hand_values),
-        "hands": [list(h) for h in r.hands],
-    }
 
 
 def view(state: State, seat: int | None) -> dict[str, JSON]:
@@ -51,9 +41,10 @@ def view(state: State, seat: int | None) -> dict[str, JSON]:
         "pass_threshold": pass_threshold(state),
         "moves": state.moves,
         "max_turns": state.settings.max_turns,
+        "stalled_round": state.settings.stalled_round,
         "totals": list(state.totals),
         "paid": list(state.paid),
-        "last_round": _summary(state.history[-1]) if state.history else None,
+        "last_round": round_json(state.history[-1]) if state.history else None,
         "events": [_event(e) for e in state.events],
     }
 

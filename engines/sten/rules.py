@@ -22,7 +22,16 @@ from engines.core import (
     resolve_options,
 )
 from engines.sten.moves import Play, PlayAll, Stein
-from engines.sten.state import OPENING_CARD, RANK_CODE, StenOptions, StenState, fits, place, suit_index
+from engines.sten.state import (
+    OPENING_CARD,
+    RANK_CODE,
+    StenOptions,
+    StenState,
+    fits,
+    next_cards,
+    place,
+    suit_index,
+)
 
 PLAYERS = range(2, 9)  # A-S2: 2 to 8 players
 
@@ -40,7 +49,8 @@ OPTIONS: tuple[Option, ...] = (
         "allow_voluntary_stein",
         "bool",
         False,
-        "May a player say 'Stein' (and take the stone) although a card fits (A-S3)?",
+        "May a player say 'Stein' (and take the stone) although a card fits (A-S3)? On, a game can go on for "
+        "ever (players keep saying 'Stein' instead of placing cards); max_turns then aborts it with no winner.",
     ),
     Option(
         "play_all_validation",
@@ -75,8 +85,9 @@ OPTIONS: tuple[Option, ...] = (
         "max_turns",
         "int",
         2000,
-        "Safety cap: the game is aborted (no winner, no loser) after this many turns. Only voluntary "
-        "'Stein' or repeated failed declarations can make a game this long.",
+        "Safety cap: the game is aborted (no winner, no loser) after this many turns. With forced play a "
+        "game ends within 52 x players turns; only voluntary 'Stein' (option allow_voluntary_stein) or "
+        "failing play-all declarations made again and again can make a game endless.",
         minimum=1,
     ),
 )
@@ -191,6 +202,76 @@ def judge_play_all(state: StenState, cards: tuple[str, ...]) -> tuple[str, ...] 
                 return None
             low, high = place(c, low, high)
         return cards
+    return _fitting_order(state, cards)
+
+
+def layout_fits(state: StenState) -> tuple[str, ...]:
+    """The cards that may be placed on the layout now, by whoever holds them (section 9, the view's ``fits``).
+
+    Nothing once the game is over; only the 7H during the opening (section 3: the opening turn is
+    placing the 7H); otherwise the cards that fit (section 4) -- except a closed hearts 7 outside the
+    opening: it is then dead (section 3), which every seat knows, so it can never be placed. Whether a
+    fitting card is in some hand, in the open remainder or dead stays hidden.
+    """
+    if state.over:
+        return ()
+    if state.opening:
+        return (OPENING_CARD,)
+    hearts_closed = state.low[SUITS.index("H")] == 0
+    return tuple(c for c in next_cards(state.low, state.high) if not (hearts_closed and c == OPENING_CARD))
+
+
+def legal_moves(state: StenState, seat: int) -> tuple[Move, ...]:
+    """Every move ``seat`` may post now, in a bounded list (section 10; at most ``LIST_BOUND``).
+
+    The opener may only play the 7H. Otherwise: one ``play`` per fitting card (hand, then open
+    remainder, at most 8); ``stein`` when nothing fits (or always, with ``allow_voluntary_stein``);
+    and, while a declaration may be made (not after a failed one this turn), at most two
+    ``play_all`` declarations (``declarations``): a winning one when the hand can be laid, and one
+    naming every card a declaration may name, which fails when no order of them fits. Any other
+    declaration is legal too; a client builds it from the hand (section 10).
+    """
+    if state.over or seat != state.current:
+        return ()
+    if state.opening:
+        return (Play(OPENING_CARD),)
+    plays = playable(state, seat)
+    moves: list[Move] = [Play(c) for c in plays]
+    if not plays or state.options.allow_voluntary_stein:
+        moves.append(Stein())
+    if not state.failed_play_all:
+        moves.extend(PlayAll(cards) for cards in declarations(state, seat))
+    return tuple(moves)
+
+
+#: The most moves ``legal_moves`` lists (section 10): 8 plays (a suit offers at most its next card
+#: above and below), "Stein", and two declarations.
+LIST_BOUND = 8 + 1 + 2
+
+
+def declarations(state: StenState, seat: int) -> tuple[tuple[str, ...], ...]:
+    """The listed ``play_all`` declarations of ``seat`` (section 10), winning one first.
+
+    1. When the whole hand can be laid this turn: one winning order (``play_all_order``: only the
+       open-remainder cards needed to close gaps).
+    2. The widest declaration, naming every card a declaration may name (the hand, plus the whole
+       open remainder with ``play_all_may_use_remainder``), unless it is the first one already: in a
+       winning order when one exists, else in hand order (then it fails and costs the stone, section
+       6). So a declaration is listed whenever one may be made, and every card some declaration may
+       name is in a listed one.
+    """
+    winning = play_all_order(state, seat)
+    widest = state.hands[seat] + (state.remainder if state.options.play_all_may_use_remainder else ())
+    out: list[tuple[str, ...]] = [] if winning is None else [winning]
+    if winning is None or set(widest) != set(winning):
+        out.append(_fitting_order(state, widest) or widest)
+    return tuple(out)
+
+
+def _fitting_order(state: StenState, cards: tuple[str, ...]) -> tuple[str, ...] | None:
+    """An order in which all ``cards`` fit one after another, or None (placing a card only ever
+    makes more cards fit, so greedily placing whatever fits finds one whenever one exists)."""
+    low, high = state.low, state.high
     left = list(cards)
     order: list[str] = []
     progress = True
@@ -203,29 +284,6 @@ def judge_play_all(state: StenState, cards: tuple[str, ...]) -> tuple[str, ...] 
                 left.remove(c)
                 progress = True
     return tuple(order) if not left else None
-
-
-def legal_moves(state: StenState, seat: int) -> tuple[Move, ...]:
-    """Every move ``seat`` may post now (section 5).
-
-    The opener may only play the 7H. Otherwise: one ``play`` per fitting card (hand, then open
-    remainder); ``stein`` when nothing fits (or always, with ``allow_voluntary_stein``); and one
-    successful ``play_all`` order when one exists. Failing declarations are legal too (they cost
-    the stone) but are not listed: a client builds one by listing its whole hand in any order.
-    """
-    if state.over or seat != state.current:
-        return ()
-    if state.opening:
-        return (Play(OPENING_CARD),)
-    plays = playable(state, seat)
-    moves: list[Move] = [Play(c) for c in plays]
-    if not plays or state.options.allow_voluntary_stein:
-        moves.append(Stein())
-    if not state.failed_play_all:
-        order = play_all_order(state, seat)
-        if order is not None:
-            moves.append(PlayAll(order))
-    return tuple(moves)
 
 
 # --- applying a move ---------------------------------------------------------------------------------

@@ -7,8 +7,8 @@ from dataclasses import replace
 from engines.cards import SUITS, code, shuffled, sort_cards
 from engines.core import JSON, Move
 from engines.sten.moves import PlayAll
-from engines.sten.rules import judge_play_all
-from engines.sten.state import OPENING_CARD, RANK_CODE, StenState, fits, next_cards, place
+from engines.sten.rules import judge_play_all, layout_fits
+from engines.sten.state import OPENING_CARD, RANK_CODE, StenState, fits, place
 
 
 def view(state: StenState, seat: int | None) -> dict[str, JSON]:
@@ -25,8 +25,9 @@ def view(state: StenState, seat: int | None) -> dict[str, JSON]:
         - ``cards`` (list[str]): every card placed in this suit, ascending rank; [] when not opened.
         - ``upper_done`` (bool): the king is placed, so the upper stack 8..K is out of play.
         - ``lower_done`` (bool): the ace is placed, so the lower stack 6..A is out of play.
-        - ``fits`` (list[str]): the cards of this suit that may be placed now (0 to 2 codes;
-          the 7 while the suit is not opened).
+        - ``fits`` (list[str]): the cards of this suit that may be placed now, by whoever holds
+          them (0 to 2 codes; the 7 while the suit is not opened). Only 7H during the opening; none
+          once the game is over; never a hearts 7 known to be dead (``rules.layout_fits``).
     - ``remainder`` (list[str]): the open remainder, face up, sorted (policy "open"; else []).
     - ``dead_count`` (int): face-down cards out of play (policy "dead"; else 0).
     - ``stone_holder`` (int | None): seat holding the stone; None while it lies in the middle.
@@ -35,10 +36,11 @@ def view(state: StenState, seat: int | None) -> dict[str, JSON]:
       turn and must now play a card or say "Stein" (option failed_play_all_ends_turn=false).
     - ``turn`` (int): number of completed turns.
     """
+    fitting = layout_fits(state)
     return {
         "hand": None if seat is None else list(state.hands[seat]),
         "hand_counts": [len(h) for h in state.hands],
-        "layout": [_suit_view(state, i, s) for i, s in enumerate(SUITS)],
+        "layout": [_suit_view(state, i, s, fitting) for i, s in enumerate(SUITS)],
         "remainder": list(state.remainder),
         "dead_count": len(state.dead),
         "stone_holder": state.stone,
@@ -48,7 +50,7 @@ def view(state: StenState, seat: int | None) -> dict[str, JSON]:
     }
 
 
-def _suit_view(state: StenState, i: int, suit: str) -> dict[str, JSON]:
+def _suit_view(state: StenState, i: int, suit: str, fitting: tuple[str, ...]) -> dict[str, JSON]:
     low, high = state.low[i], state.high[i]
     return {
         "suit": suit,
@@ -56,7 +58,7 @@ def _suit_view(state: StenState, i: int, suit: str) -> dict[str, JSON]:
         "cards": [code(RANK_CODE[r], suit) for r in range(low, high + 1)] if low else [],
         "upper_done": high == 13,
         "lower_done": low == 1,
-        "fits": [c for c in next_cards(state.low, state.high) if c[-1] == suit],
+        "fits": [c for c in fitting if c[-1] == suit],
     }
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from engines.core import IllegalMove
 from engines.siebenschlaefer import ENGINE as E
-from engines.siebenschlaefer.rules import pass_threshold
+from engines.siebenschlaefer.rules import pass_threshold, round_locked
 from engines.siebenschlaefer.state import ACES, FULL_DECK, Draw, Pass, Play, State, pair_value
 
 CASES = [(n, f"inv-{n}-{k}", opts) for n in range(2, 9) for k in range(2) for opts in ({}, {"rounds": 2})]
@@ -115,7 +115,10 @@ def test_random_game_invariants(players: int, seed: str, options: dict[str, obje
     assert r is not None and E.to_move(s) == ()
     if r.status == "finished":
         last = s.history[-1]
-        assert len(last.hands[last.winner]) == 0  # 4.8.6: ends iff a hand is empty
-        assert all(len(h) > 0 for i, h in enumerate(last.hands) if i != last.winner)
+        if last.reason == "went_out":
+            assert last.winner is not None and len(last.hands[last.winner]) == 0  # 4.8.6: ends iff a hand is empty
+            assert all(len(h) > 0 for i, h in enumerate(last.hands) if i != last.winner)
+        else:  # section 12: or when it can never end
+            assert last.reason == "stalled" and last.winner is None and round_locked(last.hands)
     else:
         assert r.detail["reason"] == "max_turns" and s.moves >= 600

@@ -5,6 +5,7 @@ Positions come from a fixed deck (``deck_for``) or a direct state (``table``); n
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 
 import pytest
@@ -12,7 +13,7 @@ import pytest
 from engines.cards import shuffled
 from engines.core import IllegalMove, InvalidOptions
 from engines.siebenschlaefer import ENGINE
-from engines.siebenschlaefer.rules import draw_lots
+from engines.siebenschlaefer.rules import draw_lots, round_locked
 from engines.siebenschlaefer.state import FULL_DECK, Draw, Pass, Play, State
 
 from .builders import deck_for, table
@@ -622,6 +623,7 @@ def test_end_no_result_while_running() -> None:
         {"rounds": 0},
         {"rounds": 51},
         {"max_turns": 0},
+        {"stalled_round": "ignore"},
         {"bogus": True},
     ],
 )
@@ -642,7 +644,8 @@ def test_options_defaults() -> None:
         "reset_illegal_pair": "reflip",
         "apply_final_penalties": True,
         "rounds": 1,
-        "max_turns": 2000,
+        "max_turns": 100_000,
+        "stalled_round": "count_hands",
     }
     assert E.new_game(2, {}, "x").settings == E.new_game(2, defaults, "x").settings
 
@@ -694,6 +697,98 @@ def test_cap_a_round_of_max_turns_moves_is_aborted() -> None:
     assert r.detail["reason"] == "max_turns" and r.detail["winner"] is None
     assert E.to_move(s) == () and E.legal_moves(s, 1) == ()
     refused(s, 1, Pass(), "game_over")
+
+
+def _one_ace_short() -> State:
+    """8 players at value 20; seats 1-7 hold one ace each, seat 0 none and cannot lay; the stock's top
+    card is the last ace. Counting values: seat 0 4+5 = 9, 1: 11+2 = 13, 2: 11+10 = 21, 3: 11+12 = 23,
+    4: 11+12 = 23, 5: 11+3 = 14, 6: 11+4 = 15, 7: 11+6 = 17."""
+    hands = [["4C", "5D"], ["AC", "2S"], ["AD", "10S"], ["AH", "KC"], ["AS", "QC"], ["AC", "3S"], ["AD", "4S"],
+             ["AH", "6S"]]
+    return table(hands, target=20, stock=["AS", "5C", "9H", "9D"])
+
+
+def test_stall_every_seat_holding_one_lone_ace_is_counted_as_in_the_pub() -> None:
+    """Section 12 (stalled_round=count_hands): the draw brings seat 0 the last ace, so each of the 8 seats
+    holds exactly one ace and no ace is left to draw: nobody can ever empty his hand. The round ends at
+    once: every hand is counted (A 11, J/Q/K 12, numbers face value), the fewest points win, the most pay."""
+    s = _one_ace_short()
+    assert not round_locked(s.hands)
+    s = E.apply(s, 0, Draw())
+    assert s.status == "finished" and E.to_move(s) == () and E.legal_moves(s, 0) == ()
+    last = s.history[-1]
+    assert last.reason == "stalled" and last.winner is None and round_locked(last.hands)
+    assert last.hand_values == (9 + 11 + 5, 13, 21, 23, 23, 14, 15, 17)
+    assert last.winners == (1,) and last.payers == (0,)  # seat 0 now holds 4C 5D AS 5C = 25 points
+    r = E.result(s)
+    assert r is not None and r.status == "finished" and r.winners == (1,) and r.losers == (0,)
+    assert r.scores == last.hand_values
+    assert r.detail["reason"] == "stalled" and r.detail["winner"] is None and r.detail["winners"] == [1]
+    assert r.detail["round_results"][0]["reason"] == "stalled"
+    assert [e.kind for e in s.events] == ["draw", "stalled", "round_end"]
+    v = E.view(s, 3)
+    assert v["status"] == "finished" and v["last_round"]["reason"] == "stalled"
+    assert v["last_round"]["hand_values"] == list(last.hand_values) and v["stalled_round"] == "count_hands"
+    refused(s, 1, Pass(), "game_over")
+
+
+def test_stall_ties_all_win_or_all_pay_and_equal_hands_pay_nobody() -> None:
+    """Section 12 and A-Z16: all tied for the fewest points win, all tied for the most pay; when every
+    hand counts the same there is nobody to pay."""
+    hands = [["A" + "CDHS"[i % 4], "5H"] for i in range(8)]
+    locked = table(hands[:7] + [["8C", "9C"]], target=20, stock=["AS", "5C"], current=7)
+    s = E.apply(locked, 7, Draw())
+    last = s.history[-1]
+    assert last.hand_values == (16,) * 7 + (11 + 8 + 9 + 5,)
+    assert last.winners == tuple(range(7)) and last.payers == (7,)
+    same = table(hands[:7] + [["3C", "2C"]], target=20, stock=["AS"], pile=["10C", "10D"], current=7)
+    same = E.apply(same, 7, Draw())
+    assert same.history[-1].hand_values == (16,) * 8
+    assert same.history[-1].winners == tuple(range(8)) and same.history[-1].payers == ()
+
+
+def test_stall_option_abort_keeps_playing_until_the_cap() -> None:
+    """Section 12 (stalled_round=abort): the locked round is played on; max_turns aborts it, no winner."""
+    s = _one_ace_short()
+    s = dataclasses.replace(s, settings=dataclasses.replace(s.settings, stalled_round="abort", max_turns=3))
+    s = E.apply(s, 0, Draw())
+    assert s.status == "active" and round_locked(s.hands) and not s.history
+    s = E.apply(s, 0, Pass())
+    s = E.apply(s, 1, Draw())
+    r = E.result(s)
+    assert r is not None and r.status == "aborted" and r.detail["reason"] == "max_turns"
+
+
+def test_stall_in_a_match_counts_the_round_and_deals_the_next() -> None:
+    """Sections 11 and 12: a stalled round of a match adds its counted hands to the totals, its payers
+    to ``paid``, and the next round is dealt at once."""
+    s = _one_ace_short()
+    s = dataclasses.replace(s, settings=dataclasses.replace(s.settings, rounds=2))
+    s = E.apply(s, 0, Draw())
+    assert s.status == "active" and s.round == 1 and s.moves == 0 and len(s.history) == 1
+    assert s.totals == s.history[0].hand_values and s.paid == (1, 0, 0, 0, 0, 0, 0, 0)
+    assert E.view(s, None)["last_round"]["winners"] == [1]
+
+
+def test_stall_only_when_every_ace_is_in_a_hand_one_each() -> None:
+    """Section 12: a round is locked only when the 8 aces lie one in each of 8 hands; an ace in the stock,
+    a hand with two aces or fewer than 8 players leave a way out."""
+    one_each = [["A" + "CDHS"[i % 4], "5H"] for i in range(8)]
+    assert round_locked(one_each)
+    assert not round_locked(one_each[:7] + [["5C", "5D"]])  # an ace elsewhere
+    assert not round_locked(one_each[:6] + [["AC", "AD"], ["5C"]])  # two in one hand
+    assert not round_locked(one_each[:7])  # 7 players
+
+
+def test_stall_a_locked_deal_is_counted_at_once() -> None:
+    """Section 12: even the deal can lock a round (each of 8 players dealt one ace): it is counted before
+    anyone moves."""
+    aces = [c for c in FULL_DECK if c.startswith("A")]
+    others = [c for c in FULL_DECK if not c.startswith("A")]
+    hands = [[aces[i]] + others[9 * i : 9 * i + 9] for i in range(8)]
+    s = E.new_game(8, {}, "lock", deck_for(hands))
+    assert s.status == "finished" and s.history[-1].reason == "stalled" and s.moves == 0
+    assert E.new_game(8, {"stalled_round": "abort"}, "lock", deck_for(hands)).status == "active"
 
 
 # --- section 13: views and hidden information ------------------------------------------------

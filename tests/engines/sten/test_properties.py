@@ -82,19 +82,25 @@ def random_game(players: int, options: dict, seed: int, failing_declarations: bo
             if other != seat:
                 assert E.legal_moves(state, other) == ()
         plays = playable(state, seat)
-        if not state.opening:
-            assert (Stein() in moves) == (not plays or state.options.allow_voluntary_stein)
-            listed_all = [m for m in moves if isinstance(m, PlayAll)]
-            assert bool(listed_all) == (closure_succeeds(state, seat) and not state.failed_play_all)
+        wins: dict[PlayAll, bool] = {}
         for m in moves:
             assert move_from_json(E.move_types, m.to_json()) == m
             after = E.apply(state, seat, m)
             if isinstance(m, PlayAll):
-                assert after.end == "play_all" and after.winner == seat
+                wins[m] = after.end == "play_all" and after.winner == seat
+        if not state.opening:
+            assert (Stein() in moves) == (not plays or state.options.allow_voluntary_stein)
+            # section 10: a declaration is listed whenever one may be made; a winning one first iff one exists
+            assert bool(wins) == (not state.failed_play_all)
+            can_win = closure_succeeds(state, seat) and not state.failed_play_all
+            assert any(wins.values()) == can_win
+            assert not can_win or wins[next(m for m in moves if isinstance(m, PlayAll))]
+        # forced play: a card or "Stein"; a declaration only when it wins (failing ones cost a turn)
+        forced = [m for m in moves if not isinstance(m, PlayAll) or wins[m]]
         if failing_declarations and not state.opening and not state.failed_play_all and rng.random() < 0.1:
             move = PlayAll(tuple(rng.sample(state.hands[seat], len(state.hands[seat]))))
         else:
-            move = rng.choice(moves)
+            move = rng.choice(moves if failing_declarations else forced)
         before = E.encode(state)
         state = E.apply(state, seat, move)
         assert E.decode(E.encode(state)) == state
@@ -106,9 +112,9 @@ def random_game(players: int, options: dict, seed: int, failing_declarations: bo
 
 @pytest.mark.parametrize(("players", "opts"), list(itertools.product(range(2, 9), range(len(OPTION_SETS)))))
 def test_random_legal_play_terminates_within_52_n_turns(players: int, opts: int) -> None:
-    """seeds/sten.md 11: with forced play the game ends within 52 * N turns; every listed move applies;
-    a listed declaration always wins; "Stein" is listed iff nothing fits; the dead policy may stall,
-    the others never do."""
+    """seeds/sten.md 11: with forced play (no failing declaration) the game ends within 52 * N turns; every
+    listed move applies; a declaration is listed whenever one may be made, a winning one first iff one
+    exists; "Stein" is listed iff nothing fits; the dead policy may stall, the others never do."""
     options = OPTION_SETS[opts]
     for seed in range(8):
         state, turns = random_game(players, options, seed * 31 + players)
@@ -124,8 +130,8 @@ def test_random_legal_play_terminates_within_52_n_turns(players: int, opts: int)
 
 @pytest.mark.parametrize("players", range(2, 9))
 def test_random_play_with_failing_declarations_ends(players: int) -> None:
-    """seeds/sten.md 6 and 11: random (often failing) declarations never break the invariants; each costs
-    its declarer the stone, and the game still ends (bounded by max_turns)."""
+    """seeds/sten.md 6 and 11: random (often failing) declarations, listed or built, never break the
+    invariants; each costs its declarer the stone, and the game still ends (bounded by max_turns)."""
     for seed in range(6):
         for options in ({}, {"failed_play_all_ends_turn": False}, {"play_all_validation": "any_order"}):
             state, _ = random_game(players, options, 1000 + seed, failing_declarations=True)

@@ -311,7 +311,7 @@ def test_stein_only_when_no_card_fits_and_the_sayer_takes_the_stone() -> None:
     """seeds/sten.md 5.2 (A-S3): "Stein" is possible only when none of the cards fits; the sayer takes the
     stone from whoever holds it."""
     state = position([["QH", "KH"], ["AH", "2H", "3H", "4H", "10H", "JH"]], LATE, stone=1)
-    assert E.legal_moves(state, 0) == (Stein(),)
+    assert E.legal_moves(state, 0) == (Stein(), PlayAll(("QH", "KH")))  # the declaration would fail (10)
     state = E.apply(state, 0, Stein())
     assert state.stone == 0 and state.stone_before == 1
     assert E.view(state, None)["stone_holder"] == 0
@@ -339,7 +339,7 @@ def test_open_remainder_card_may_be_played_by_anyone() -> None:
     """seeds/sten.md 5.1: under policy open a fitting remainder card counts as the mover's own; playing it
     takes it from the remainder and leaves the hand alone; "Stein" is refused while it fits."""
     state = position([["QH", "KH"], ["4H", "3H"], ["2H", "AH", "JH"]], LATE, remainder=["10H"])
-    assert E.legal_moves(state, 0) == (Play("10H"),)
+    assert E.legal_moves(state, 0) == (Play("10H"), PlayAll(("QH", "KH")))
     refused(state, 0, Stein(), "card_fits")
     after = E.apply(state, 0, Play("10H"))
     assert after.remainder == () and after.hands[0] == ("QH", "KH")
@@ -403,7 +403,7 @@ def test_play_all_may_use_remainder_option() -> None:
     """seeds/sten.md 6 and 8 (A-S7): open-remainder cards may bridge gaps only with the option."""
     hands = [["QH", "KH"], ["4H", "3H"], ["2H", "AH"]]
     state = position(hands, LATE, remainder=["10H", "JH"])
-    assert not [m for m in E.legal_moves(state, 0) if isinstance(m, PlayAll)]
+    assert [m for m in E.legal_moves(state, 0) if isinstance(m, PlayAll)] == [PlayAll(("QH", "KH"))]  # fails
     refused(state, 0, PlayAll(("10H", "JH", "QH", "KH")), "remainder_not_allowed")
     state = position(hands, LATE, remainder=["10H", "JH"], options={"play_all_may_use_remainder": True})
     listed = [m for m in E.legal_moves(state, 0) if isinstance(m, PlayAll)]
@@ -427,12 +427,15 @@ def test_failed_play_all_without_ending_the_turn() -> None:
     assert E.to_move(nxt) == (1,) and nxt.failed_play_all is False and nxt.stone == 0
 
 
-def test_listed_play_all_only_when_it_succeeds() -> None:
-    """seeds/sten.md 10: legal_moves lists one successful declaration when one exists, never a failing one."""
+def test_listed_play_all_wins_when_a_winning_one_exists_else_is_the_failing_whole_hand() -> None:
+    """seeds/sten.md 10: legal_moves lists one winning declaration when one exists; otherwise the whole
+    hand in hand order, a legal declaration that fails and costs the stone."""
     state = position(PA_HANDS, LATE, current=1)
-    assert not [m for m in E.legal_moves(state, 1) if isinstance(m, PlayAll)]
+    assert [m for m in E.legal_moves(state, 1) if isinstance(m, PlayAll)] == [PlayAll(("AH", "2H", "QH", "KH"))]
+    after = E.apply(state, 1, PlayAll(("AH", "2H", "QH", "KH")))
+    assert after.stone == 1 and after.hands == state.hands and E.result(after) is None
     state = position([["10H", "KH"], ["AH", "2H", "3H", "4H", "JH", "QH"]], LATE)
-    assert not [m for m in E.legal_moves(state, 0) if isinstance(m, PlayAll)]
+    assert [m for m in E.legal_moves(state, 0) if isinstance(m, PlayAll)] == [PlayAll(("10H", "KH"))]
     diamonds_elsewhere = [c for c in DECK if c[-1] == "D" and c not in ("6D", "7D", "8D")]
     hands = [["6D", "7D", "8D", "10H"], ["AH", "2H", "3H", "4H", "JH", "QH", "KH"] + diamonds_elsewhere]
     state = position(hands, {"C": FULL, "S": FULL, "H": (5, 9)})
