@@ -21,6 +21,9 @@ threads = int(os.environ.get("CARDTABLE_THREADS", "1"))
 worker_class = "sync" if threads == 1 else "gthread"
 timeout = int(os.environ.get("CARDTABLE_WORKER_TIMEOUT", "30"))
 graceful_timeout = 20
+# The longest request line gunicorn accepts (its maximum; the default 4094 turned a long but
+# well-formed `?since=` into gunicorn's own HTML 414 before the app could answer problem+json).
+limit_request_line = 8190
 keepalive = 5
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None  # heartbeat files off slow disks
 max_requests = 10_000  # recycle workers now and then; jitter avoids all at once

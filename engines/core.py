@@ -219,6 +219,37 @@ def check_deck(deck: Sequence[str], expected: Sequence[str]) -> tuple[str, ...]:
     return deck
 
 
+@dataclass(frozen=True)
+class Event:
+    """Something a move caused that a viewer at the table sees (API.md, "Events and the log").
+
+    ``public`` is what everyone at the table and the spectator see; ``private`` adds fields for
+    (or overrides fields of) the seats it names: the drawer sees which cards he drew, the others
+    only how many. ``for_viewer`` is the only road from an event to a client, as ``view`` is for a
+    state. Field values are JSON-native; card codes are strings.
+    """
+
+    type: str
+    public: Mapping[str, JSON] = field(default_factory=dict)
+    private: Mapping[int, Mapping[str, JSON]] = field(default_factory=dict)
+
+    def for_viewer(self, viewer: int | None) -> dict[str, JSON]:
+        """The event as ``viewer`` (a seat, or None for the spectator) may see it."""
+        shown: dict[str, JSON] = {"type": self.type, **self.public}
+        if viewer is not None and viewer in self.private:
+            shown.update(self.private[viewer])
+        return shown
+
+    def to_json(self) -> dict[str, JSON]:
+        """The stored form (every viewer's part); never sent to a client as it is."""
+        return {"type": self.type, "public": dict(self.public),
+                "private": {str(seat): dict(extra) for seat, extra in self.private.items()}}
+
+    @staticmethod
+    def from_json(data: Mapping[str, JSON]) -> Event:
+        return Event(data["type"], data["public"], {int(s): extra for s, extra in data["private"].items()})
+
+
 #: A pure step from one stored format of a game to the next: ``data`` of format n -> format n + 1.
 Migration = Callable[[dict[str, JSON]], dict[str, JSON]]
 
@@ -240,6 +271,11 @@ class EngineDefaults:
     format: int = 1
     migrations: Mapping[int, Migration] = {}
     entry_migrations: Mapping[int, Migration] = {}
+
+    def apply_events(self, state: Any, seat: int, move: Any) -> tuple[Any, tuple[Event, ...]]:
+        """The state after ``seat`` makes ``move`` and the events the move caused, in order;
+        IllegalMove as ``apply``. A game that reports no events yet inherits this: none."""
+        return self.apply(state, seat, move), ()  # type: ignore[attr-defined]
 
 
 def migrate(data: dict[str, JSON], written: int, current: int, steps: Mapping[int, Migration],
@@ -292,6 +328,14 @@ class Engine(Protocol, Generic[S, M]):
 
     def apply(self, state: S, seat: int, move: M) -> S:
         """The state after ``seat`` makes ``move``; IllegalMove(reason) otherwise."""
+        ...
+
+    def apply_events(self, state: S, seat: int, move: M) -> tuple[S, tuple[Event, ...]]:
+        """``apply``, and what the move caused, in order, as events: everything a viewer at the
+        table would see (cards drawn, turned, taken, melded; skips, resets, reshuffles; a trick
+        won; a hand or deal ending with the hands revealed, the final table and the score
+        breakdown; the next deal; the game over), each event redacted per viewer by its
+        ``private`` part. The state is the very one ``apply`` returns."""
         ...
 
     def view(self, state: S, seat: int | None) -> dict[str, JSON]:

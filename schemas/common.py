@@ -28,6 +28,9 @@ from engines.core import Engine, Option
 MAX_LIST = 200
 MAX_DECK = 200
 MAX_SEED = 200
+#: Log entries per answer of ``GET .../log``: by default, and at most (``?limit=``).
+LOG_LIMIT = 500
+LOG_LIMIT_MAX = 1000
 
 
 class StrictBoolean(fields.Boolean):
@@ -44,7 +47,7 @@ def _int(**kw: Any) -> fields.Integer:
 
 
 class MoveOneOf(OneOfSchema):
-    """A move: one of the game's move schemas, chosen by its ``type``."""
+    """A move (or an event): one of the game's schemas of its kind, chosen by its ``type``."""
 
     type_field = "type"
     type_field_remove = False
@@ -74,6 +77,16 @@ class MoveCheck(Schema):
 
     legal = fields.Boolean(required=True, metadata={"description": "always true: a refused move is a 422 "
                                                                    "`illegal_move` problem instead"})
+
+
+class LogQuery(Schema):
+    """Which part of the log to answer with."""
+
+    since = _int(validate=validate.Range(min=0),
+                 metadata={"description": "answer the entries after this version (default 0: from the start)"})
+    limit = _int(validate=validate.Range(min=1, max=LOG_LIMIT_MAX),
+                 metadata={"description": f"at most this many entries (default {LOG_LIMIT}, at most {LOG_LIMIT_MAX}); "
+                                          "`next_since` says where to go on"})
 
 
 # --- catalogue -------------------------------------------------------------------------
@@ -119,6 +132,8 @@ class GameSchemas:
     prefix: str  # "Sten": every class name of the game starts with it
     state: type[Schema]  # the view's ``state``
     result_detail: type[Schema]  # ``result.detail``
+    #: event type -> its schema (fields as a viewer sees them; the private ones not required)
+    events: Mapping[str, type[Schema]] = dataclasses.field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -134,6 +149,7 @@ class BuiltSchemas:
     view: type[Schema]
     move_request: type[Schema]
     log: type[Schema]
+    log_entry: type[Schema]
 
 
 def _named(name: str, attrs: dict[str, Any], base: type = Schema, doc: str | None = None) -> type:
@@ -293,6 +309,12 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
         },
         doc="One move for the caller's seat.",
     )
+    if game.events:
+        event: type[Schema] = _named(f"{p}Event", {"type_schemas": dict(game.events)}, base=MoveOneOf,
+                                     doc=f"Something a move of {engine.title} caused, as the caller sees it.")
+        events_field: fields.Field = fields.List(fields.Nested(event), required=True)
+    else:
+        events_field = fields.List(fields.Dict(), required=True)
     entry = _named(
         f"{p}LogEntry",
         {
@@ -300,7 +322,9 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
             "seat": _int(required=True),
             "bot": fields.Boolean(required=True),
             "move": fields.Dict(required=True, metadata={"description": "the move, redacted for the caller"}),
+            "events": events_field,
         },
+        doc="One applied move and what it caused, redacted for the caller.",
     )
     log = _named(
         f"{p}Log",
@@ -308,7 +332,9 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
             "game_id": fields.String(required=True),
             "version": _int(required=True),
             "entries": fields.List(fields.Nested(entry), required=True),
+            "next_since": _int(required=True, allow_none=True,
+                               metadata={"description": "more entries remain: ask again with this `since`"}),
         },
         doc="The move log, redacted for the caller.",
     )
-    return BuiltSchemas(p, options, move, moves, create_request, create_response, view, move_request, log)
+    return BuiltSchemas(p, options, move, moves, create_request, create_response, view, move_request, log, entry)

@@ -17,8 +17,8 @@ from flask import Response, current_app, request, url_for
 from flask_smorest import Blueprint
 from marshmallow import Schema, ValidationError
 
-from engines.core import Engine, IllegalMove, InvalidOptions, Move, move_from_json
-from schemas.common import BuiltSchemas, MoveCheck, Problem
+from engines.core import Engine, Event, IllegalMove, InvalidOptions, Move, move_from_json
+from schemas.common import LOG_LIMIT, LOG_LIMIT_MAX, BuiltSchemas, LogQuery, MoveCheck, Problem
 from service import auth, observability
 from service.bots import DEFAULT_BOT, MAX_BOT_MOVES, Bot
 from service.errors import PROBLEM, ApiError
@@ -71,6 +71,20 @@ def idempotency_key() -> str | None:
         raise ApiError(422, "validation_error", "Idempotency-Key must be 1-200 printable ASCII characters.",
                        errors={"Idempotency-Key": ["must be 1-200 printable ASCII characters"]})
     return key
+
+
+def query_int(name: str, default: int, minimum: int, maximum: int | None) -> int:
+    """An integer query parameter, checked: 422 ``validation_error`` naming it when it is not one."""
+    given = request.args.getlist(name)
+    if not given:
+        return default
+    raw = given[0] if len(given) == 1 else ""  # a repeated parameter is as wrong as a malformed one
+    value = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 12 else -1
+    if value < minimum or (maximum is not None and value > maximum):
+        bound = f"between {minimum} and {maximum}" if maximum is not None else f"at least {minimum}"
+        raise ApiError(422, "validation_error", f"Query parameter `{name}` must be an integer {bound}.",
+                       errors={"query": {name: [f"must be an integer {bound}"]}})
+    return value
 
 
 def created_game_id(key: str) -> str:
@@ -157,7 +171,10 @@ class _Game:
             "provisional": engine.provisional,
         }
 
-    def log_entry(self, before: Any, seat: int, move: Move, bot: bool, version: int, players: int) -> bytes:
+    def log_entry(self, before: Any, seat: int, move: Move, events: tuple[Event, ...], bot: bool, version: int,
+                  players: int) -> bytes:
+        """The stored log entry of one applied move: the move, its redactions per viewer where they
+        differ, and its events with every viewer's part (``entry_for`` shows one viewer's)."""
         full = move.to_json()
         redacted = {}
         for viewer in (None, *range(players)):
@@ -165,7 +182,19 @@ class _Game:
             if shown != full:
                 redacted["spectator" if viewer is None else str(viewer)] = shown
         return dumps({"format": self.engine.format, "version": version, "seat": seat, "bot": bot, "move": full,
-                      "redacted": redacted})
+                      "redacted": redacted, "events": [e.to_json() for e in events]})
+
+    def entry_for(self, raw: bytes, seat: int | None) -> dict[str, Any]:
+        """One stored log entry as ``seat`` (None: the spectator) may see it: the same for the log
+        and the stream."""
+        try:
+            e = loads_entry(raw, self.engine)
+        except UnknownSnapshot as exc:
+            raise ApiError(409, "unknown_snapshot_version", f"The stored log cannot be read: {exc}.") from None
+        viewer = "spectator" if seat is None else str(seat)
+        return {"version": e["version"], "seat": e["seat"], "bot": e["bot"],
+                "move": e["redacted"].get(viewer, e["move"]),
+                "events": [Event.from_json(ev).for_viewer(seat) for ev in e["events"]]}
 
     def play_bots(self, record: Mapping[str, Any], state: Any, version: int) -> tuple[Any, list[bytes]]:
         """Let every bot seat that is to move play, until a human is to move or the game ends."""
@@ -179,8 +208,9 @@ class _Game:
                 break
             seat = movers[0]
             move = runtime().bot.choose(self.engine, state, seat, record["seed"], version + len(entries))
-            after = self.engine.apply(state, seat, move)
-            entries.append(self.log_entry(state, seat, move, True, version + len(entries) + 1, record["players"]))
+            after, events = self.engine.apply_events(state, seat, move)
+            entries.append(self.log_entry(state, seat, move, events, True, version + len(entries) + 1,
+                                          record["players"]))
             state = after
         return state, entries
 
@@ -269,22 +299,20 @@ class _Game:
         return _json(self.view_body(record, loaded.version, state, seat), 200, {"ETag": tag})
 
     def log(self, game_id: str) -> Response:
+        since = query_int("since", 0, 0, None)
+        limit = query_int("limit", LOG_LIMIT, 1, LOG_LIMIT_MAX)
         loaded, record = self.load(game_id)
         seat = self.seat(record, required=False)
-        viewer = "spectator" if seat is None else str(seat)
-        entries = []
-        for raw in runtime().store.log(game_id):
-            try:
-                e = loads_entry(raw, self.engine)
-            except UnknownSnapshot as exc:
-                raise ApiError(409, "unknown_snapshot_version", f"The stored log cannot be read: {exc}.") from None
-            entries.append({"version": e["version"], "seat": e["seat"], "bot": e["bot"],
-                            "move": e["redacted"].get(viewer, e["move"])})
-        return _json({"game_id": game_id, "version": loaded.version, "entries": entries})
+        # Entry of version v is the v-th: those after ``since`` start at index ``since``.
+        raws = runtime().store.log(game_id, since, limit + 1) if since < loaded.version else []
+        entries = [self.entry_for(raw, seat) for raw in raws[:limit]]
+        more = len(raws) > limit
+        return _json({"game_id": game_id, "version": loaded.version, "entries": entries,
+                      "next_since": entries[-1]["version"] if more else None})
 
     def judge(self, loaded: Loaded, record: Mapping[str, Any], seat: int,
-              body: Mapping[str, Any]) -> tuple[Any, Move, Any]:
-        """The state, the move and the state after it, if ``seat`` may make the move of ``body`` now:
+              body: Mapping[str, Any]) -> tuple[Any, Move, Any, tuple[Event, ...]]:
+        """The state, the move, the state after it and the move's events, if ``seat`` may make the move of ``body`` now:
         409 ``stale_version``/``game_over``/``not_your_turn`` or 422 ``illegal_move`` otherwise."""
         engine = self.engine
         version = body.get("version")
@@ -298,10 +326,10 @@ class _Game:
             raise ApiError(409, "not_your_turn", f"Seat {seat} is not to move.", current_version=loaded.version)
         try:
             move = move_from_json(engine.move_types, body["move"])
-            after = engine.apply(state, seat, move)
+            after, events = engine.apply_events(state, seat, move)
         except IllegalMove as exc:
             raise ApiError(422, "illegal_move", exc.message, reason=exc.reason) from None
-        return state, move, after
+        return state, move, after, events
 
     def check(self, game_id: str) -> Response:
         """Would the move be accepted now? The same answers as ``submit``, and nothing is written:
@@ -331,8 +359,8 @@ class _Game:
                     first = replayed(stored, body_print)
                     return _json(first["view"], 200, {"ETag": first["etag"], "Idempotent-Replayed": "true"})
             version = body.get("version")
-            state, move, after = self.judge(loaded, record, seat, body)
-            entries = [self.log_entry(state, seat, move, False, loaded.version + 1, record["players"])]
+            state, move, after, events = self.judge(loaded, record, seat, body)
+            entries = [self.log_entry(state, seat, move, events, False, loaded.version + 1, record["players"])]
             after, bot_entries = self.play_bots(record, after, loaded.version + 1)
             entries += bot_entries
             new_version = loaded.version + len(entries)
@@ -360,6 +388,7 @@ P409 = (409, "stale_version, not_your_turn or game_over; `current_version` says 
 P413 = (413, "payload_too_large: the body is over the limit")
 P422 = (422, "validation_error (`errors` says where), illegal_move (`reason` says which rule), "
              "or idempotency_conflict")
+P422Q = (422, "validation_error: a query parameter is malformed or out of range (`errors` says which)")
 P503 = (503, "store_unavailable: the store cannot be reached, or could not confirm that the write was "
              "replicated (then it may have applied: retry with the same Idempotency-Key); retry after `Retry-After`")
 P429 = (429, "rate_limited: over CARDTABLE_RATE_LIMIT for this seat token (or, without one, this address); "
@@ -474,8 +503,9 @@ def make_blueprint(engine: Engine, built: BuiltSchemas) -> Blueprint:
 
     @blp.route("/games/<string(maxlength=64):game_id>/log", methods=["GET"], endpoint="log")
     @_documented(
+        blp.arguments(LogQuery, location="query"),
         blp.response(200, built.log, description="the move log, redacted for the caller"),
-        *_alt(blp, P401, P404, P503),
+        *_alt(blp, P401, P404, P422Q, P503),
         blp.doc(operationId=f"get{prefix}Log", summary="The move log, redacted for the caller",
                 security=BEARER_OPTIONAL),
     )

@@ -3,7 +3,8 @@
 A record is JSON: ``{"schema": 2, "format": n, "game", "game_id", "players", "options", "seed",
 "deck", "seats": [{"hash", "bot"}], "state"}``. ``schema`` versions this envelope (the service's
 part); ``format`` versions the game's ``state`` (the engine's ``format``). A log entry is
-``{"format": n, "version", "seat", "bot", "move", "redacted"}``.
+``{"format": n, "version", "seat", "bot", "move", "redacted", "events"}`` (release 1 wrote neither
+``format`` nor ``events``).
 
 Every format a release ever wrote stays readable: the envelope is migrated here, the state and log
 entries through the engine's pure steps (``engines.core.migrate``), on load; the next commit writes
@@ -75,6 +76,7 @@ def loads_record(raw: bytes, engine: Engine) -> dict[str, Any]:
 def loads_entry(raw: bytes, engine: Engine) -> dict[str, Any]:
     """One stored log entry in this release's format (entries of release 1 carry no ``format``)."""
     entry: dict[str, Any] = orjson.loads(raw)
+    entry.setdefault("events", [])  # release 1 reported no events
     written = entry.get("format", 1)
     if written != engine.format:
         # A format step that changed only the state leaves the log entries as they were.

@@ -63,7 +63,10 @@ class Store(Protocol):
         stored version is not ``expected`` or the game is gone."""
         ...
 
-    def log(self, game_id: str) -> list[bytes]: ...
+    def log(self, game_id: str, start: int = 0, count: int | None = None) -> list[bytes]:
+        """The log entries from index ``start`` (the entry of version ``start + 1``), at most
+        ``count`` of them (all when None)."""
+        ...
 
     def idempotent(self, game_id: str, key: str) -> bytes | None:
         """The response stored under an Idempotency-Key for this game, if any."""
@@ -239,8 +242,9 @@ class RedisStore:
         args = [expected, expected + len(log), snapshot, ttl, idem_value or b"", *log]
         return self._write(self._commit, keys, args)
 
-    def log(self, game_id: str) -> list[bytes]:
-        return list(self._call(self.client.lrange, log_key(game_id), 0, -1))
+    def log(self, game_id: str, start: int = 0, count: int | None = None) -> list[bytes]:
+        stop = -1 if count is None else start + count - 1
+        return list(self._call(self.client.lrange, log_key(game_id), start, stop))
 
     def idempotent(self, game_id: str, key: str) -> bytes | None:
         if not self.min_acks:
@@ -314,9 +318,12 @@ class MemoryStore:
                 self._idem[(game_id, idem)] = (idem_value, expires)
             return True
 
-    def log(self, game_id: str) -> list[bytes]:
+    def log(self, game_id: str, start: int = 0, count: int | None = None) -> list[bytes]:
         with self._lock:
-            return list(self._logs.get(game_id, [])) if self._alive(game_id) else []
+            if not self._alive(game_id):
+                return []
+            entries = self._logs.get(game_id, [])
+            return list(entries[start:] if count is None else entries[start:start + count])
 
     def idempotent(self, game_id: str, key: str) -> bytes | None:
         with self._lock:

@@ -23,7 +23,7 @@ def built(engine: Engine) -> BuiltSchemas:
 
 #: Options that keep random playouts of long matches short in tests, per option name: one
 #: deal/hand/section, and a safety cap of 600 moves (above Sten's bound of 52 x 8 turns for
-#: forced play; random Siebenschlaefer play can otherwise run to its default cap of 2000).
+#: forced play; a random Siebenschlaefer round can run to tens of thousands of moves before it ends).
 SHORT_MATCH = {"max_hands": 1, "max_deals": 1, "max_rounds": 1, "rounds": 1, "sections_per_game": 1,
                "max_turns": 600}
 

@@ -13,6 +13,7 @@ import redis
 from redis.cluster import RedisCluster
 
 from engines import REGISTRY
+from schemas.common import LOG_LIMIT_MAX
 from tests.http import Client
 from tests.playout import short_options
 from tests.servers import RedisClusterServers, gunicorn
@@ -56,7 +57,7 @@ def test_games_play_to_their_end_on_a_redis_cluster(cluster, cluster_url, game: 
         assert stale.status == 409
     else:
         raise AssertionError("no end")
-    assert len(client.get(path + "/log").json["entries"]) == spectator["version"]
+    assert len(client.get(path + f"/log?limit={LOG_LIMIT_MAX}").json["entries"]) == spectator["version"]
     nodes = RedisCluster.from_url(cluster.url)
     keys = [f"cardtable:game:{{{gid}}}", f"cardtable:log:{{{gid}}}", f"cardtable:idem:{{{gid}}}:create"]
     assert len({nodes.keyslot(k) for k in keys}) == 1

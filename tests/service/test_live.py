@@ -15,6 +15,7 @@ import pytest
 import redis
 
 from engines import REGISTRY
+from schemas.common import LOG_LIMIT_MAX
 from service.cli import spec_document
 from tests.http import Client
 from tests.playout import built, short_options
@@ -61,7 +62,7 @@ def test_a_game_plays_to_its_end_over_http_with_listed_moves(live_url, redis_ser
     final = client.get(path).json
     assert final["result"] is not None and final["to_move"] == []
     assert view_schema.validate(final) == {}
-    log = client.get(path + "/log").json
+    log = client.get(path + f"/log?limit={LOG_LIMIT_MAX}").json
     assert len(log["entries"]) == final["version"]
 
 
@@ -79,7 +80,7 @@ def test_a_human_against_three_bots_finishes(live_url) -> None:
         assert r.status == 200
         assert r.json["version"] >= view["version"] + 1
     assert view["status"] == "finished"
-    log = client.get(path + "/log").json["entries"]
+    log = client.get(path + f"/log?limit={LOG_LIMIT_MAX}").json["entries"]
     assert {e["seat"] for e in log if e["bot"]} == {1, 2, 3}
 
 
