@@ -527,6 +527,12 @@ def _accepts(state: KanasterState, seat: int, move: Move) -> bool:
 # --- end of a turn, a hand, the match (sections 9-11) ------------------------------------------
 
 
+def _hands_capped(state: KanasterState) -> bool:
+    """Option hand_cap: the match has played that many hands without reaching the target (section 10)."""
+    cap = state.rules.hand_cap
+    return cap is not None and len(state.history) >= cap
+
+
 def _capped(state: KanasterState) -> bool:
     cap = state.rules.max_turns
     return cap is not None and state.turns >= cap
@@ -570,7 +576,7 @@ def _end_hand(state: KanasterState, went_out: int | None, concealed: bool) -> Ka
     rules = state.rules
     if any(t >= rules.target for t in totals) or (rules.max_hands is not None and len(history) >= rules.max_hands):
         return replace(state, phase=FINISHED)
-    if _capped(state):
+    if _hands_capped(state) or _capped(state):
         return replace(state, phase=ABORTED)
     number = state.hand_number + 1
     deck = shuffled(full_deck(rules), state.seed, f"deal/{number}")
@@ -578,12 +584,12 @@ def _end_hand(state: KanasterState, went_out: int | None, concealed: bool) -> Ka
 
 
 def result(state: KanasterState) -> Result | None:
-    """Finished: the highest total wins (ties: co-winners). Aborted by max_turns: no winner."""
+    """Finished: the highest total wins (ties: co-winners). Aborted by hand_cap or max_turns: no winner."""
     if not state.over:
         return None
     rules = state.rules
     if state.phase == ABORTED:
-        reason = "max_turns"
+        reason = "hand_cap" if _hands_capped(state) else "max_turns"
     elif any(t >= rules.target for t in state.scores):
         reason = "target"
     else:
