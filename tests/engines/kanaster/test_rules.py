@@ -674,6 +674,18 @@ def test_hand_cap_aborts_a_match_that_has_not_reached_the_target():
     assert E.result(E.apply(reached, 0, EndHand())).detail["reason"] == "target"  # the target wins the tie
 
 
+def test_players_who_never_meld_lose_points_every_hand_until_the_hand_cap():
+    """§10: totals can fall, so only the hand cap ends a match of players who only draw and discard."""
+    s = E.new_game(2, {"hand_cap": 3}, "never")
+    while not s.over:
+        if s.phase == DRAW:
+            s = E.apply(s, s.current, Draw() if s.talon else EndHand())
+        else:
+            s = E.apply(s, s.current, Discard(s.hands[s.current][0]))
+    assert len(s.history) == 3 and all(h[i] < 0 for h in s.history for i in range(2))
+    assert E.result(s).detail["reason"] == "hand_cap"
+
+
 def test_a_hand_cannot_stall_every_turn_uses_up_a_talon_card_or_melds_one_for_good():
     """§10: each turn draws from the talon or takes the pile, whose top card stays melded; so a hand
     has at most about as many turns as there are cards, and only hands need a cap, not turns."""
