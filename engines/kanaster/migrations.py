@@ -24,13 +24,14 @@ def state_1_to_2(data: dict[str, Any]) -> dict[str, Any]:
     The game in flight gets the new default ``hand_cap`` (the issue asks for it); ``max_turns`` at
     the old default 3,000 becomes null (the new default: a real match was aborted by it), any
     other value the player chose is kept. Hands, melds, scores, whose turn and phase are
-    untouched, so a game already aborted stays aborted.
+    untouched; a game already aborted stays aborted and keeps its ``max_turns``, so that its
+    result still names the cap that ended it.
     """
     out = copy.deepcopy(data)
     rules = out["rules"]
     assert "hand_cap" not in rules, "not a format-1 state"
     rules["hand_cap"] = HAND_CAP
-    if rules.get("max_turns") == _OLD_MAX_TURNS_DEFAULT:
+    if rules.get("max_turns") == _OLD_MAX_TURNS_DEFAULT and out["phase"] != "aborted":
         rules["max_turns"] = None
     return out
 

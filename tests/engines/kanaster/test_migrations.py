@@ -76,3 +76,14 @@ def test_a_chosen_turn_cap_is_kept():
     aborted = as_format_1(end, max_turns=state.turns + 1)
     again = E.decode(state_1_to_2(aborted))
     assert again.over and E.result(again).status == "aborted" and E.result(again).detail["reason"] == "max_turns"
+
+
+def test_a_game_aborted_at_the_old_default_cap_stays_aborted_with_it():
+    """A format-1 game that the old default cap (3,000 turns) had aborted keeps that cap and its result."""
+    state = midgame(2, "migrate/aborted")
+    _, end = play_on(E.decode(state_1_to_2(as_format_1(E.encode(state), max_turns=state.turns + 2))), "x")
+    old = as_format_1(end, max_turns=3000)
+    old["turns"] = 3000
+    again = E.decode(state_1_to_2(old))
+    assert again.rules.max_turns == 3000 and again.over
+    assert E.result(again).status == "aborted" and E.result(again).detail["reason"] == "max_turns"
