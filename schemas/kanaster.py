@@ -98,6 +98,7 @@ class KanasterState(Schema):
     turn = fields.Nested(KanasterTurn, required=True)
     target = _int(required=True)
     max_hands = _int(required=True, allow_none=True)
+    hand_cap = _int(required=True, allow_none=True, metadata={"description": "option hand_cap (safety cap)"})
     max_turns = _int(required=True, allow_none=True)
     turns = _int(required=True, metadata={"description": "completed turns in the match"})
     hands_played = _int(required=True)
@@ -109,7 +110,7 @@ class KanasterState(Schema):
 class KanasterResultDetail(Schema):
     """How a match of Kanaster ended."""
 
-    reason = fields.String(required=True, validate=validate.OneOf(["target", "max_hands", "max_turns"]))
+    reason = fields.String(required=True, validate=validate.OneOf(["target", "max_hands", "hand_cap", "max_turns"]))
     hands_played = _int(required=True)
     target = _int(required=True)
     hand_scores = fields.List(fields.List(_int()), required=True,

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 
 from engines.core import JSON, EngineDefaults, Move, Result
 
+from . import migrations as _migrations
 from . import rules, view
 from .moves import MOVE_TYPES
 from .state import OPTIONS, PLAYERS, KanasterState, decode_state, encode_state
@@ -27,6 +28,8 @@ class KanasterEngine(EngineDefaults):
     options = OPTIONS
     provisional = False
     move_types = MOVE_TYPES
+    format = _migrations.FORMAT
+    migrations = _migrations.MIGRATIONS
 
     def new_game(
         self, players: int, options: Mapping[str, JSON] | None, seed: str, deck: Sequence[str] | None = None

@@ -24,9 +24,9 @@ from engines.core import (
     resolve_options,
 )
 
+from .candidates import new_meld_candidates, round_robin, single_meld_candidates
 from .melds import (
     BLACK_THREE_RANK,
-    card_points,
     is_black_three,
     is_canasta,
     is_red_three,
@@ -527,6 +527,12 @@ def _accepts(state: KanasterState, seat: int, move: Move) -> bool:
 # --- end of a turn, a hand, the match (sections 9-11) ------------------------------------------
 
 
+def _hands_capped(state: KanasterState) -> bool:
+    """Option hand_cap: the match has played that many hands without reaching the target (section 10)."""
+    cap = state.rules.hand_cap
+    return cap is not None and len(state.history) >= cap
+
+
 def _capped(state: KanasterState) -> bool:
     cap = state.rules.max_turns
     return cap is not None and state.turns >= cap
@@ -570,7 +576,7 @@ def _end_hand(state: KanasterState, went_out: int | None, concealed: bool) -> Ka
     rules = state.rules
     if any(t >= rules.target for t in totals) or (rules.max_hands is not None and len(history) >= rules.max_hands):
         return replace(state, phase=FINISHED)
-    if _capped(state):
+    if _hands_capped(state) or _capped(state):
         return replace(state, phase=ABORTED)
     number = state.hand_number + 1
     deck = shuffled(full_deck(rules), state.seed, f"deal/{number}")
@@ -578,12 +584,12 @@ def _end_hand(state: KanasterState, went_out: int | None, concealed: bool) -> Ka
 
 
 def result(state: KanasterState) -> Result | None:
-    """Finished: the highest total wins (ties: co-winners). Aborted by max_turns: no winner."""
+    """Finished: the highest total wins (ties: co-winners). Aborted by hand_cap or max_turns: no winner."""
     if not state.over:
         return None
     rules = state.rules
     if state.phase == ABORTED:
-        reason = "max_turns"
+        reason = "hand_cap" if _hands_capped(state) else "max_turns"
     elif any(t >= rules.target for t in state.scores):
         reason = "target"
     else:
@@ -605,140 +611,145 @@ def result(state: KanasterState) -> Result | None:
 # --- legal moves (section 13) -----------------------------------------------------------------
 
 
-def _groups(hand: Sequence[str]) -> tuple[dict[str, list[str]], list[str], list[str]]:
-    """Natural cards by rank, wild cards (2s before jokers), black 3s."""
-    naturals: dict[str, list[str]] = {}
-    wilds: list[str] = []
-    black: list[str] = []
-    for c in hand:
-        r = natural_rank(c)
-        if r is not None:
-            naturals.setdefault(r, []).append(c)
-        elif is_wild(c):
-            wilds.append(c)
-        elif is_black_three(c):
-            black.append(c)
-    wilds.sort(key=card_points)
-    return naturals, wilds, black
+def _cards_of(move: Move) -> tuple[str, ...]:
+    if isinstance(move, MeldCards | TakePile):
+        return tuple(c for m in move.melds for c in m)
+    if isinstance(move, LayOff | Tuck):
+        return move.cards
+    return ()
 
 
-def _fill(group: list[str], pool: list[str]) -> list[str]:
-    """Add wild cards from ``pool`` (taken from its front) while the meld keeps more naturals."""
-    while pool and wild_count(group) + 1 < len(group) - wild_count(group):
-        group.append(pool.pop(0))
-    return group
+class _Listing:
+    """Collects listed moves: every candidate is checked by ``apply``; ``plain`` ones are listed
+    whenever they apply, the others only when they show a card not yet offered in a move of their
+    kind, or are the first of their kind that leaves exactly one card (going out next)."""
+
+    def __init__(self, state: KanasterState, seat: int) -> None:
+        self.state, self.seat = state, seat
+        self.moves: dict[Move, None] = {}
+        self.shown: set[tuple[str, str]] = set()
+        self.going_out: set[str] = set()
+
+    def offer(self, move: Move, plain: bool = False) -> bool:
+        if move in self.moves:
+            return True
+        keys = {(move.type, c) for c in _cards_of(move)}
+        if not plain and keys <= self.shown and move.type in self.going_out:
+            return False
+        try:
+            after = apply(self.state, self.seat, move)
+        except IllegalMove:
+            return False
+        out = after.current == self.seat and not after.over and len(after.hands[self.seat]) == 1
+        if plain or not keys <= self.shown or (out and move.type not in self.going_out):
+            self.moves[move] = None
+            self.shown |= keys
+            if out:
+                self.going_out.add(move.type)
+            return True
+        return False
 
 
-def _greedy(naturals: Mapping[str, list[str]], wilds: Sequence[str]) -> list[tuple[str, ...]]:
-    """A high-scoring set of melds from a hand: every rank with three naturals, pairs completed
-    by a wild card (the best pairs first), then the remaining wild cards (jokers first) wherever
-    they fit."""
-    pool = sorted(wilds, key=card_points, reverse=True)
-    groups = {r: list(cs) for r, cs in naturals.items() if len(cs) >= 3}
-    for r in sorted((r for r, cs in naturals.items() if len(cs) == 2), key=lambda r: -points(naturals[r])):
-        if not pool:
-            break
-        groups[r] = [*naturals[r], pool.pop(0)]
-    for r in sorted(groups, key=lambda r: -len(groups[r])):
-        _fill(groups[r], pool)
-    return [tuple(g) for g in groups.values()]
-
-
-def _first_meld_candidates(hand: Sequence[str]) -> list[tuple[tuple[str, ...], ...]]:
-    naturals, wilds, _ = _groups(hand)
-    out: list[tuple[tuple[str, ...], ...]] = [tuple(_greedy(naturals, wilds)), tuple(_greedy(naturals, []))]
-    jokers_first = sorted(wilds, key=card_points, reverse=True)
-    for cs in naturals.values():
-        if len(cs) >= 3:
-            out.append((tuple(cs[:3]),))
-        if len(cs) >= 2 and wilds:
-            out.append((tuple(_fill(list(cs), list(jokers_first))),))
-    return [c for c in out if c]
-
-
-def _take_pile_candidates(state: KanasterState, seat: int) -> list[Move]:
-    if pile_block(state, seat):
-        return []
-    top = state.pile[-1]
-    rank = natural_rank(top)
+def _lay_off_candidates(state: KanasterState, seat: int, meld: Meld
+                        ) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]]]:
+    """(single cards, larger sets) to lay off onto ``meld``: each natural of its rank and each
+    wild card alone; all its naturals; all naturals with wild cards up to the limit (jokers first),
+    with each wild card, and without one card when that would empty the hand (section 6)."""
     hand = state.hands[seat]
-    naturals, wilds, _ = _groups(hand)
-    same = naturals.get(rank or "", [])
-    top_melds: list[tuple[str, ...]] = []
-    if len(same) >= 2:
-        top_melds.append((top, same[0], same[1]))
-    if same and wilds:
-        top_melds.append((top, same[0], wilds[0]))
-    if len(same) >= 2:
-        top_melds.append(tuple(_fill([top, *same], sorted(wilds, key=card_points, reverse=True))))
-    out: list[Move] = []
-    first = not has_melded(state, seat)
-    for tm in top_melds:
-        out.append(TakePile((tm,)))
-        if first:
-            others = list(hand)
-            for c in tm[1:]:
-                others.remove(c)
-            n2, w2, _ = _groups(others)
-            out.append(TakePile((tm, *_greedy(n2, w2))))
-    out.extend(TakePileLayOff(i) for i, m in enumerate(state.melds) if m.owner == seat and m.rank == rank)
-    return out
-
-
-def _play_candidates(state: KanasterState, seat: int) -> list[Move]:
-    hand = state.hands[seat]
-    naturals, wilds, black = _groups(hand)
-    out: list[Move] = []
-    if not has_melded(state, seat):
-        out.extend(MeldCards(c) for c in _first_meld_candidates(hand))
+    if meld.rank == BLACK_THREE_RANK:
+        naturals = [c for c in hand if is_black_three(c)]
+        wilds: list[str] = []
     else:
-        for cs in naturals.values():
-            if len(cs) >= 3:
-                out.append(MeldCards((tuple(cs[:3]),)))
-            if len(cs) > 3:
-                out.append(MeldCards((tuple(cs),)))
-            if len(cs) >= 2 and wilds:
-                out.append(MeldCards(((cs[0], cs[1], wilds[0]),)))
+        naturals = round_robin(c for c in hand if natural_rank(c) == meld.rank)
+        wilds = [c for c in hand if c == "JK"] + round_robin(c for c in hand if is_wild(c) and c != "JK")
+    singles = [(c,) for c in dict.fromkeys(naturals + wilds)]
+    nat = len(meld.cards) - wild_count(meld.cards) + len(naturals)
+    room = max(0, nat - 1 - wild_count(meld.cards))
+    sets: list[tuple[str, ...]] = []
+    if len(naturals) > 1:
+        sets.append(tuple(naturals))
+    filled = naturals + wilds[:room]
+    sets.append(tuple(filled))
+    if len(filled) == len(hand) and len(filled) > 1:
+        sets.append(tuple(filled[:-1]))
+        if naturals and room:
+            sets.append(tuple(naturals[1:] + wilds[:room]))
+    if room:
+        sets.extend((*naturals, w) for w in dict.fromkeys(wilds))
+    return singles, [s for s in sets if s]
+
+
+def _draw_phase(state: KanasterState, seat: int, listing: _Listing) -> None:
+    if state.talon:
+        listing.offer(Draw(), plain=True)
+    if not pile_block(state, seat):
+        top = state.pile[-1]
+        hand = state.hands[seat]
+        for melds in single_meld_candidates(hand, top):
+            listing.offer(TakePile(melds), plain=True)
+        after = len(_pile_rest(state)[0])
+        for melds in new_meld_candidates(hand, after, top):
+            listing.offer(TakePile(melds))
+        rank = natural_rank(top)
         for i, m in enumerate(state.melds):
-            if m.owner != seat or m.rank == BLACK_THREE_RANK:
+            if m.owner == seat and m.rank == rank:
+                listing.offer(TakePileLayOff(i), plain=True)
+    if not state.talon:
+        listing.offer(EndHand(), plain=True)
+
+
+def _play_phase(state: KanasterState, seat: int, listing: _Listing) -> None:
+    hand = state.hands[seat]
+    if not (state.took_pile and not state.rules.meld_after_taking_pile):
+        for melds in single_meld_candidates(hand):
+            listing.offer(MeldCards(melds), plain=True)
+        for melds in new_meld_candidates(hand, 0):
+            listing.offer(MeldCards(melds))
+        single_ranks: set[tuple[str, str]] = set()
+        for i, m in enumerate(state.melds):
+            if m.owner != seat:
                 continue
-            cs = naturals.get(m.rank, [])
-            out.extend(LayOff(i, (c,)) for c in dict.fromkeys(cs))
-            if len(cs) > 1:
-                out.append(LayOff(i, tuple(cs)))
-            out.extend(LayOff(i, (w,)) for w in dict.fromkeys(wilds))
-    if len(black) >= 3:
-        out.append(MeldCards((tuple(black),)))
+            singles, sets = _lay_off_candidates(state, seat, m)
+            for (c,) in singles:
+                key = (m.rank if not is_wild(c) else "*", c)
+                if key not in single_ranks and listing.offer(LayOff(i, (c,)), plain=True):
+                    single_ranks.add(key)
+            for cards in sets:
+                listing.offer(LayOff(i, cards))
     if state.took_pile and state.pile_taken:
-        came = Counter(state.pile_taken)
-        own_only = state.rules.tuck_scope == "own_canasta"
+        tucked_ranks: set[str] = set()
         for i, m in enumerate(state.melds):
-            if not is_canasta(m) or (own_only and m.owner != seat):
+            if not is_canasta(m) or m.rank in tucked_ranks:
                 continue
-            cs = naturals.get(m.rank, [])
-            usable = [c for c in dict.fromkeys(cs) for _ in range(min(cs.count(c), came[c]))]
-            if usable:
-                out.append(Tuck(i, tuple(usable)))
-                out.extend(Tuck(i, (c,)) for c in dict.fromkeys(usable) if len(usable) > 1)
-    return out
+            came = Counter(state.pile_taken)
+            usable = []
+            for c in round_robin(c for c in hand if natural_rank(c) == m.rank):
+                if came[c] > 0:
+                    came[c] -= 1
+                    usable.append(c)
+            if not usable:
+                continue
+            listed = [listing.offer(Tuck(i, (c,)), plain=True) for c in dict.fromkeys(usable)]
+            listed.append(listing.offer(Tuck(i, tuple(usable)), plain=True))
+            if any(listed):  # one canasta per rank: any other of the rank takes the same cards
+                tucked_ranks.add(m.rank)
+            listing.offer(Tuck(i, tuple(usable[:-1])))
+    for c in dict.fromkeys(hand):
+        listing.offer(Discard(c), plain=True)
 
 
 def legal_moves(state: KanasterState, seat: int) -> tuple[Move, ...]:
-    """The moves listed for ``seat`` (section 13): every draw, end-of-hand and discard move, and
-    a useful subset of the meld moves -- each checked by ``apply`` before it is listed.
+    """The moves listed for ``seat`` (section 13), each checked by ``apply``: every kind of move
+    that is legal, every card that some legal move of a kind uses in a listed move of that kind,
+    a move that leaves one card (going out next) whenever one is legal; at most ``LIST_BOUND``.
     Never empty for the seat to move: a draw or end_hand before drawing, a discard after."""
     if state.over or seat != state.current:
         return ()
-    out: list[Move] = []
+    listing = _Listing(state, seat)
     if state.phase == DRAW:
-        if state.talon:
-            out.append(Draw())
-        out.extend(m for m in _take_pile_candidates(state, seat) if _accepts(state, seat, m))
-        if not state.talon and _accepts(state, seat, EndHand()):
-            out.append(EndHand())
+        _draw_phase(state, seat, listing)
     else:
-        out.extend(m for m in _play_candidates(state, seat) if _accepts(state, seat, m))
-        out.extend(Discard(c) for c in dict.fromkeys(state.hands[seat]))
-    moves = tuple(dict.fromkeys(out))
+        _play_phase(state, seat, listing)
+    moves = tuple(listing.moves)
     assert moves, "the seat to move always has a move"
     return moves

@@ -90,6 +90,7 @@ def view(state: KanasterState, seat: int | None) -> dict[str, JSON]:
         },
         "target": rules.target,
         "max_hands": rules.max_hands,
+        "hand_cap": rules.hand_cap,
         "max_turns": rules.max_turns,
         "turns": state.turns,
         "hands_played": len(state.history),

@@ -660,8 +660,51 @@ def test_max_hands_ends_the_match():
     assert res.winners == (0,)
 
 
+def test_hand_cap_aborts_a_match_that_has_not_reached_the_target():
+    """§10 option hand_cap (issue 17): after that many hands without a total at the target the match
+    ends aborted, without winners; the default is 500 hands and no turn cap."""
+    default = E.new_game(2, {}, "s").rules
+    assert default.hand_cap == 500 and default.max_turns is None
+    s = position(hands=[["4C"], ["KD"]], talon=(), hand_cap=1)
+    res = E.result(E.apply(s, 0, EndHand()))
+    assert res.status == "aborted" and res.winners == () and res.detail["reason"] == "hand_cap"
+    s = position(hands=[["4C"], ["KD"]], talon=(), hand_cap=2)
+    assert not E.apply(s, 0, EndHand()).over
+    reached = position(hands=[["4C"], ["KD"]], talon=(), hand_cap=1, target=1, scores=[100, 0])
+    assert E.result(E.apply(reached, 0, EndHand())).detail["reason"] == "target"  # the target wins the tie
+
+
+def test_players_who_never_meld_lose_points_every_hand_until_the_hand_cap():
+    """§10: totals can fall, so only the hand cap ends a match of players who only draw and discard."""
+    s = E.new_game(2, {"hand_cap": 3}, "never")
+    while not s.over:
+        if s.phase == DRAW:
+            s = E.apply(s, s.current, Draw() if s.talon else EndHand())
+        else:
+            s = E.apply(s, s.current, Discard(s.hands[s.current][0]))
+    assert len(s.history) == 3 and all(h[i] < 0 for h in s.history for i in range(2))
+    assert E.result(s).detail["reason"] == "hand_cap"
+
+
+def test_a_hand_cannot_stall_every_turn_uses_up_a_talon_card_or_melds_one_for_good():
+    """§10: each turn draws from the talon or takes the pile, whose top card stays melded; so a hand
+    has at most about as many turns as there are cards, and only hands need a cap, not turns."""
+    import random
+
+    for players in (2, 5):
+        rng = random.Random(f"stall/{players}")
+        s = E.new_game(players, {"max_hands": 1}, "stall")
+        while not s.over:
+            seat = s.current
+            talon, table = len(s.talon), sum(len(m.cards) for m in s.melds)
+            legal = E.legal_moves(s, seat)
+            s = E.apply(s, seat, legal[int(rng.random() * len(legal))])
+            if s.phase == PLAY and not s.over:
+                assert len(s.talon) < talon or sum(len(m.cards) for m in s.melds) > table
+
+
 def test_max_turns_aborts_the_match():
-    """§10 option max_turns: a safety cap; the match ends aborted, without winners."""
+    """§10 option max_turns: an optional cap on turns; the match ends aborted, without winners."""
     s = E.new_game(2, {"max_turns": 1}, "s")
     s = E.apply(s, s.current, Draw())
     s = E.apply(s, s.current, Discard(s.hands[s.current][0]))

@@ -1,0 +1,235 @@
+"""Candidate new melds for ``legal_moves`` (seeds/kanaster.md section 13).
+
+Which cards can form new melds is a small optimisation problem (a first meld must reach the
+minimum, a move must keep a card for the discard, keeping exactly one needs a canasta), so the
+candidates are built from the hand's *rank groups*: the most valuable set of melds the hand holds
+(every rank with three naturals, pairs completed by wild cards, the other wild cards where they
+fit, jokers first), with one rank or one wild card forced in, trimmed of its cheapest cards until
+it keeps two cards -- or exactly one, which is going out. ``rules.legal_moves`` checks each
+candidate with ``apply`` and keeps those that add a card not yet offered.
+
+Within a rank, suits never matter for a meld; each rank's cards are ordered distinct codes
+first, and a candidate that uses only part of a rank is also written with the rank rotated, so
+that every card code of the rank appears in some candidate.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from .melds import BLACK_THREE_RANK, card_points, is_black_three, is_wild, natural_rank
+
+Melds = tuple[tuple[str, ...], ...]
+
+
+def round_robin(cards: Iterable[str]) -> list[str]:
+    """Each distinct code once (in hand order), then the second copies, and so on."""
+    cards = list(cards)
+    order = list(dict.fromkeys(cards))
+    left = Counter(cards)
+    out: list[str] = []
+    while any(left.values()):
+        for c in order:
+            if left[c]:
+                out.append(c)
+                left[c] -= 1
+    return out
+
+
+def rotated(cards: Sequence[str], k: int) -> list[str]:
+    if not cards:
+        return []
+    k %= len(set(cards)) or 1
+    return list(cards[k:]) + list(cards[:k])
+
+
+@dataclass
+class Groups:
+    """A hand split into natural rank groups, wild cards (jokers first, then 2s) and black 3s."""
+
+    naturals: dict[str, list[str]]
+    jokers: list[str]
+    twos: list[str]
+    black: list[str]
+
+    @classmethod
+    def of(cls, hand: Sequence[str]) -> Groups:
+        naturals: dict[str, list[str]] = {}
+        for c in hand:
+            r = natural_rank(c)
+            if r is not None:
+                naturals.setdefault(r, []).append(c)
+        return cls(
+            {r: round_robin(cs) for r, cs in naturals.items()},
+            [c for c in hand if c == "JK"],
+            round_robin(c for c in hand if is_wild(c) and c != "JK"),
+            round_robin(c for c in hand if is_black_three(c)),
+        )
+
+
+@dataclass
+class _Meld:
+    rank: str
+    extra: tuple[str, ...]  # cards not from the hand (the pile's top card)
+    n: int  # naturals from the hand
+    wild: list[str] = field(default_factory=list)
+
+    @property
+    def naturals(self) -> int:
+        return self.n + len(self.extra)
+
+    @property
+    def size(self) -> int:
+        return self.naturals + len(self.wild)
+
+
+def _value(cfg: dict[str, _Meld], groups: Groups) -> int:
+    return sum(card_points(c) for m in cfg.values() for c in groups.naturals.get(m.rank, [])[:m.n])
+
+
+def build(
+    groups: Groups,
+    budget: int,
+    top: str | None = None,
+    rank: str | None = None,
+    wild: str | None = None,
+    black: bool = False,
+) -> list[_Meld] | None:
+    """The most valuable melds of ``groups`` using at most ``budget`` hand cards (approximately:
+    the cheapest removable cards are dropped first), with the meld of ``top`` (the pile's top card)
+    always in it, and ``rank`` / the wild card ``wild`` / the black 3s forced in; None if impossible."""
+    top_rank = natural_rank(top) if top else None
+    pool = groups.jokers + groups.twos
+    if wild is not None:
+        if wild not in pool:
+            return None
+        pool.remove(wild)
+        pool.insert(0, wild)
+    cfg: dict[str, _Meld] = {}
+    pairs = []
+    for r, cs in groups.naturals.items():
+        extra = (top,) if r == top_rank and top else ()
+        total = len(cs) + len(extra)
+        if total >= 3:
+            cfg[r] = _Meld(r, extra, len(cs))
+        elif total == 2:
+            pairs.append(r)
+    if top_rank and top_rank not in groups.naturals:
+        return None
+    pairs.sort(key=lambda r: (r not in (rank, top_rank), -sum(card_points(c) for c in groups.naturals[r])))
+    for r in pairs:
+        if pool:
+            extra = (top,) if r == top_rank and top else ()
+            cfg[r] = _Meld(r, extra, len(groups.naturals[r]), [pool.pop(0)])
+    for m in sorted(cfg.values(), key=lambda m: (m.rank not in (rank, top_rank), -m.naturals)):
+        while pool and len(m.wild) < m.naturals - 1:
+            m.wild.append(pool.pop(0))
+    if (rank is not None and rank not in cfg) or (top_rank is not None and top_rank not in cfg):
+        return None
+    if wild is not None and not any(wild in m.wild for m in cfg.values()):
+        return None
+    melds = list(cfg.values())
+    if black:
+        if len(groups.black) < 3:
+            return None
+        melds.append(_Meld(BLACK_THREE_RANK, (), len(groups.black)))
+    protected = {rank, top_rank} - {None}
+    while sum(m.n + len(m.wild) for m in melds) > budget:
+        options: list[tuple[int, int, _Meld, str | None]] = []
+        for m in melds:
+            if m.rank == BLACK_THREE_RANK:
+                if m.n > 3:
+                    options.append((card_points(groups.black[0]), 0, m, None))
+                continue
+            low = [c for c in m.wild if c != wild]
+            if low and m.size > 3:
+                c = min(low, key=card_points)
+                options.append((card_points(c), 1, m, c))
+            if m.n > (1 if m.extra else 0) and m.naturals - 1 > len(m.wild) and m.size > 3:
+                options.append((card_points(groups.naturals[m.rank][0]), 0, m, None))
+        if options:
+            _, _, m, c = min(options, key=lambda o: (o[0], o[1], -o[2].size))
+            if c is None:
+                m.n -= 1
+            else:
+                m.wild.remove(c)
+            continue
+        whole = [m for m in melds if m.rank not in protected and not (wild and wild in m.wild)]
+        if not whole:
+            return None
+        melds.remove(min(whole, key=lambda m: (m.rank == BLACK_THREE_RANK, m.size)))
+    return melds
+
+
+def write(groups: Groups, melds: Sequence[_Meld], k: int = 0) -> Melds:
+    """The concrete melds of a candidate; ``k`` rotates each partly used rank (and the 2s)."""
+    twos = rotated(groups.twos, k)
+    chosen = [c for m in melds for c in m.wild]
+    used_twos = [c for c in chosen if c != "JK"]
+    swap = dict(zip(sorted(used_twos), twos[:len(used_twos)], strict=True)) if k else {}
+    out = []
+    for m in melds:
+        cards = groups.black if m.rank == BLACK_THREE_RANK else groups.naturals[m.rank]
+        part = rotated(cards, k)[:m.n] if 0 < m.n < len(cards) else cards[:m.n]
+        wild = [swap.get(c, c) for c in m.wild] if k else list(m.wild)
+        out.append((*m.extra, *part, *wild))
+    return tuple(out)
+
+
+def rotations(groups: Groups, melds: Sequence[_Meld]) -> int:
+    """How many rotations show every code of every partly used group."""
+    most = 1
+    for m in melds:
+        cards = groups.black if m.rank == BLACK_THREE_RANK else groups.naturals[m.rank]
+        if 0 < m.n < len(cards):
+            most = max(most, len(set(cards)))
+    used_twos = sum(1 for m in melds for c in m.wild if c != "JK")
+    if 0 < used_twos < len(groups.twos):
+        most = max(most, len(set(groups.twos)))
+    return most
+
+
+def new_meld_candidates(hand: Sequence[str], after: int, top: str | None = None) -> list[Melds]:
+    """Candidate sets of new melds from ``hand`` (with the pile's ``top`` in one of them, ``after``
+    pile cards then joining the hand): for no target, every rank, every wild code and the black 3s
+    as targets, the most valuable melds keeping two cards and keeping one (going out)."""
+    groups = Groups.of(hand)
+    targets: list[dict[str, str | bool]] = [{}]
+    targets += [{"rank": r} for r, cs in groups.naturals.items() if len(cs) >= 2 or natural_rank(top or "") == r]
+    targets += [{"wild": w} for w in dict.fromkeys(groups.jokers + groups.twos)]
+    out: list[Melds] = []
+    for keep in (2, 1):
+        budget = len(hand) + after - keep
+        for target in targets:
+            for black in (False, True) if keep == 1 and len(groups.black) >= 3 else (False,):
+                melds = build(groups, budget, top, black=black, **target)  # type: ignore[arg-type]
+                if not melds:
+                    continue
+                out.extend(write(groups, melds, k) for k in range(rotations(groups, melds)))
+    return out
+
+
+def single_meld_candidates(hand: Sequence[str], top: str | None = None) -> list[Melds]:
+    """Small single melds (for a player who has melded, or the pile's top meld alone): per rank three
+    naturals (two candidates, so that each of up to four suits shows), all naturals, two naturals
+    with the lowest wild card, all naturals filled with wild cards (jokers first)."""
+    groups = Groups.of(hand)
+    wilds = sorted(groups.twos, key=card_points) + groups.jokers
+    high = groups.jokers + groups.twos
+    top_rank = natural_rank(top) if top else None
+    extra = (top,) if top else ()
+    out: list[Melds] = []
+    for r, cs in groups.naturals.items():
+        if top_rank is not None and r != top_rank:
+            continue
+        need = 3 - len(extra)
+        if len(cs) >= need:
+            out.extend(((*extra, *rotated(cs, k)[:need]),) for k in range(0, len(set(cs)), need))
+            out.append(((*extra, *cs),))
+        if len(cs) + len(extra) >= 2 and wilds:
+            out.append(((*extra, *cs[:2 - len(extra)], wilds[0]),))
+            filled = [*extra, *cs]
+            out.append((tuple(filled + high[:max(0, len(filled) - 1)]),))
+    return out

@@ -1,0 +1,39 @@
+"""Snapshot format steps of Kanaster (issue 16's contract; seeds/kanaster.md section 17).
+
+Format 1 is everything released before issue 17. Format 2 bounds a match by hands: the rules
+gain ``hand_cap`` and ``max_turns`` no longer defaults to 3,000.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from .state import HAND_CAP
+
+FORMAT = 2  # the state format this code writes (format 1 = everything released so far)
+
+#: The old default of ``max_turns``: a game stored with it did not choose it (issue 17 asks that a
+#: match to the target is no longer aborted by turns).
+_OLD_MAX_TURNS_DEFAULT = 3000
+
+
+def state_1_to_2(data: dict[str, Any]) -> dict[str, Any]:
+    """Pure: an encoded state of format 1 -> the same game in format 2 (issue 17, seeds section 17).
+
+    The game in flight gets the new default ``hand_cap`` (the issue asks for it); ``max_turns`` at
+    the old default 3,000 becomes null (the new default: a real match was aborted by it), any
+    other value the player chose is kept. Hands, melds, scores, whose turn and phase are
+    untouched; a game already aborted stays aborted and keeps its ``max_turns``, so that its
+    result still names the cap that ended it.
+    """
+    out = copy.deepcopy(data)
+    rules = out["rules"]
+    assert "hand_cap" not in rules, "not a format-1 state"
+    rules["hand_cap"] = HAND_CAP
+    if rules.get("max_turns") == _OLD_MAX_TURNS_DEFAULT and out["phase"] != "aborted":
+        rules["max_turns"] = None
+    return out
+
+
+MIGRATIONS = {1: state_1_to_2}  # old format -> function giving the next format

@@ -1,0 +1,89 @@
+"""Kanaster's snapshot format steps (engines/kanaster/migrations.py; seeds/kanaster.md section 17).
+
+A format-1 state is what the code before issue 17 wrote: its rules without ``hand_cap`` and with
+``max_turns`` (default 3,000). It is produced from a real playout state by writing it back the
+old way, migrated, decoded, and played on next to the original.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import random
+
+from engines.kanaster import ENGINE as E
+from engines.kanaster.migrations import FORMAT, MIGRATIONS, state_1_to_2
+from engines.kanaster.state import HAND_CAP
+from tests.playout import playout
+
+
+def as_format_1(data: dict, max_turns: int | None = 3000) -> dict:
+    """What the format-1 encoder wrote for the same game (git show 8f49af6:engines/kanaster/state.py)."""
+    old = copy.deepcopy(data)
+    del old["rules"]["hand_cap"]
+    old["rules"]["max_turns"] = max_turns
+    return old
+
+
+def midgame(players: int, seed: str):
+    steps = list(itertools.islice(playout(E, players, seed, {}), 250))
+    return steps[-1].state
+
+
+def play_on(state, seed: str, moves: int = 200):
+    rng = random.Random(seed)
+    trace = []
+    for _ in range(moves):
+        if state.over:
+            break
+        legal = E.legal_moves(state, state.current)
+        move = legal[int(rng.random() * len(legal))]
+        trace.append((state.current, move))
+        state = E.apply(state, state.current, move)
+    return trace, E.encode(state)
+
+
+def test_the_engine_writes_format_2_and_migrates_from_format_1():
+    assert E.format == FORMAT == 2 and E.migrations == MIGRATIONS == {1: state_1_to_2}
+
+
+def test_a_default_game_in_flight_gets_the_hand_cap_and_loses_the_turn_cap():
+    """Issue 17: a default match (max_turns 3,000) migrates to hand_cap 500 and no turn cap, and then
+    plays on exactly like the same game started by the new code: same hands, same turn, same moves."""
+    for players in (2, 5):
+        state = midgame(players, f"migrate/{players}")
+        new = E.encode(state)
+        old = as_format_1(new)
+        frozen = copy.deepcopy(old)
+        migrated = state_1_to_2(old)
+        assert old == frozen  # pure
+        assert migrated == new
+        decoded = E.decode(migrated)
+        assert decoded == state and decoded.rules.hand_cap == HAND_CAP and decoded.rules.max_turns is None
+        assert play_on(decoded, "on") == play_on(state, "on")
+
+
+def test_a_chosen_turn_cap_is_kept():
+    """A max_turns other than the old default was the player's choice: it is kept, so the game still
+    ends where it would have; an aborted game stays aborted with its reason."""
+    state = midgame(3, "migrate/custom")
+    old = as_format_1(E.encode(state), max_turns=state.turns + 1)
+    decoded = E.decode(state_1_to_2(old))
+    assert decoded.rules.max_turns == state.turns + 1 and decoded.hands == state.hands
+    assert decoded.current == state.current and decoded.phase == state.phase
+    trace, end = play_on(decoded, "cap", 400)
+    assert end["phase"] == "aborted" and E.result(E.decode(end)).detail["reason"] == "max_turns"
+    aborted = as_format_1(end, max_turns=state.turns + 1)
+    again = E.decode(state_1_to_2(aborted))
+    assert again.over and E.result(again).status == "aborted" and E.result(again).detail["reason"] == "max_turns"
+
+
+def test_a_game_aborted_at_the_old_default_cap_stays_aborted_with_it():
+    """A format-1 game that the old default cap (3,000 turns) had aborted keeps that cap and its result."""
+    state = midgame(2, "migrate/aborted")
+    _, end = play_on(E.decode(state_1_to_2(as_format_1(E.encode(state), max_turns=state.turns + 2))), "x")
+    old = as_format_1(end, max_turns=3000)
+    old["turns"] = 3000
+    again = E.decode(state_1_to_2(old))
+    assert again.rules.max_turns == 3000 and again.over
+    assert E.result(again).status == "aborted" and E.result(again).detail["reason"] == "max_turns"
