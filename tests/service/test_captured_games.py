@@ -34,6 +34,14 @@ RECOMPUTED: dict[str, set[str]] = {
 }
 
 
+#: View fields that a format step changes on purpose, by (game, format written): the migration's
+#: ruling, written in the game's seeds file.
+MIGRATED: dict[tuple[str, int], set[str]] = {
+    # seeds/kanaster.md: a match is bounded by hands now; the old default turn cap 3000 is dropped
+    ("kanaster", 1): {"state.max_turns"},
+}
+
+
 def _cards_named(value: Any) -> int:
     if isinstance(value, str):
         return 1
@@ -111,7 +119,7 @@ def test_a_captured_game_reads_as_it_did_and_plays_to_its_end(client: FlaskClien
     game, gid, tokens = cap["game"], cap["game_id"], cap["tokens"]
     _restore(captured_store, cap["keys"])
     base = f"/v1/{game}/games/{gid}"
-    skip = {"legal_moves"} | RECOMPUTED.get(game, set())
+    skip = {"legal_moves"} | RECOMPUTED.get(game, set()) | MIGRATED.get((game, cap["format"]), set())
     for viewer, seen in cap["seen"].items():
         headers = {} if viewer == "spectator" else auth(tokens[int(viewer)])
         view = client.get(base, headers=headers)
