@@ -8,9 +8,10 @@ default options (full matches: Kanaster to its target, Conquian to its target, e
 Siebenschläfer ...). Prints, per game, player count and policy: how many games ended
 ``aborted`` (the target is 0 at default options), and the moves per game (median, p99, max).
 
-The greedy policy plays, among the listed moves, one that names the most cards (sheds the most,
-melds the most), the first listed among equals: what a beginner who wants to get rid of his
-cards does. It knows no game. A game still running after ``--cap`` moves is counted as
+The greedy policy plays, among the listed moves, one that leaves the mover the fewest cards in
+hand (looking one move ahead through its own view), the first listed among equals (a play before
+"Stein", the lowest pair first): what a beginner who wants to get rid of his cards does. It knows
+no game's rules. A game still running after ``--cap`` moves is counted as
 ``unended`` (and should not happen: every engine ends its games itself).
 """
 
@@ -29,24 +30,17 @@ from engines.core import Engine, Move
 POLICIES = ("random", "greedy")
 
 
-def cards_named(move: Move) -> int:
-    """How many card codes a move names (nested lists counted through)."""
-
-    def count(value: Any) -> int:
-        if isinstance(value, str):
-            return 1
-        if isinstance(value, list | tuple):
-            return sum(count(v) for v in value)
-        return 0
-
-    return sum(count(v) for k, v in move.to_json().items() if k != "type")
+def hand_after(engine: Engine, state: Any, seat: int, move: Move) -> float:
+    """How many cards ``seat`` holds after ``move`` (its own view's ``hand``)."""
+    hand = engine.view(engine.apply(state, seat, move), seat).get("hand")
+    return float("inf") if hand is None else len(hand)
 
 
-def choose(policy: str, legal: Sequence[Move], rng: random.Random) -> Move:
+def choose(engine: Engine, state: Any, seat: int, policy: str, legal: Sequence[Move], rng: random.Random) -> Move:
     if policy == "random":
         return legal[int(rng.random() * len(legal))]
-    best = max(cards_named(m) for m in legal)
-    return next(m for m in legal if cards_named(m) == best)
+    scored = [(hand_after(engine, state, seat, m), i) for i, m in enumerate(legal)]
+    return legal[min(scored)[1]]
 
 
 def play(engine: Engine, players: int, policy: str, seed: str, cap: int) -> tuple[str, int]:
@@ -59,7 +53,7 @@ def play(engine: Engine, players: int, policy: str, seed: str, cap: int) -> tupl
             return result.status, moves
         movers = engine.to_move(state)
         seat = movers[int(rng.random() * len(movers))]
-        state = engine.apply(state, seat, choose(policy, engine.legal_moves(state, seat), rng))
+        state = engine.apply(state, seat, choose(engine, state, seat, policy, engine.legal_moves(state, seat), rng))
     return "unended", cap
 
 
