@@ -250,6 +250,13 @@ class Event:
         return Event(data["type"], data["public"], {int(s): extra for s, extra in data["private"].items()})
 
 
+def game_over_event(result: Result) -> Event:
+    """The last event of every game's last move: how it ended, for everyone (API.md "game over")."""
+    return Event("game_over", {"status": result.status, "winners": list(result.winners),
+                               "losers": list(result.losers),
+                               "scores": None if result.scores is None else list(result.scores)})
+
+
 #: A pure step from one stored format of a game to the next: ``data`` of format n -> format n + 1.
 Migration = Callable[[dict[str, JSON]], dict[str, JSON]]
 
