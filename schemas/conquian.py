@@ -184,7 +184,7 @@ class _MeldFields(Schema):
                  metadata={"description": "the offered, turned or forced card melded; null for hand cards alone"})
     source = fields.String(required=True, validate=validate.OneOf(["offer", "turned", "forced", "hand"]),
                            metadata={"description": "where `card` came from (`hand`: hand cards alone)"})
-    cards = _cards("every card the move added to the melds: `card` first, then the hand cards")
+    cards = _cards("every card the move added to the melds: `card` first, then the hand cards in hand order")
     melds = fields.List(fields.List(fields.String()), required=True,
                         metadata={"description": "the seat's complete melds after the move"})
     melded_count = _int(required=True, metadata={"description": "cards the seat has melded now (11 wins)"})

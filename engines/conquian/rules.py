@@ -376,7 +376,10 @@ def _meld_event(state: ConquianState, seat: int, arrangement: Arrangement, hand_
     """``laid_off`` when the move only extends the seat's melds, ``melded`` otherwise (seeds/conquian.md 11)."""
     old = state.melds[seat]
     card = (state.offer if state.phase == CHOOSE else state.face_up) if has_card else None
-    cards = [card, *hand_used] if card is not None else list(hand_used)
+    used = set(hand_used)
+    cards = [c for c in state.hands[seat] if c in used]  # in hand order, whatever order was posted
+    if card is not None:
+        cards.insert(0, card)
     return Event("laid_off" if _is_layoff(old, arrangement) else "melded", {
         "seat": seat,
         "card": card,
