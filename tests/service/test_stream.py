@@ -204,6 +204,7 @@ def test_a_redis_restart_mid_stream_ends_it_and_a_reconnect_misses_nothing() -> 
             deadline = time.monotonic() + 10
             while stream.next() is not None:  # the stream says so and closes
                 assert time.monotonic() < deadline, "the stream did not end when the store was lost"
+            stream.close()
             server.start()
             _play(client, "sten", gid, tokens, rng, moves=3)
             again = EventStream(url, f"/v1/sten/games/{gid}/events", token=tokens[0],
