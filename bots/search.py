@@ -18,7 +18,7 @@ shape of OpenSpiel's ``open_spiel/python/algorithms/ismcts.py``:
 4. the most visited root move is played (ties: the better mean, then the heuristic's move first).
 
 The budget is a count (simulations, rollout moves), so that the same seed plays the same move on
-any machine; the counts per game are calibrated (``BUDGETS``, ``bench/bots.py --calibrate``) to stay
+any machine; the counts per game are calibrated (``BUDGETS``, measured with ``bench/bots.py``) to stay
 well inside 50 ms of CPU per move here. ``Budget.cpu_ms`` is only a safety net: a search that hits
 it returns its best move so far, which a replay on a faster or slower machine would not reproduce;
 ``SearchStats.capped`` reports it and the bench counts it (it should stay 0).
@@ -62,14 +62,15 @@ class Budget:
 
 
 #: Calibrated budgets at 50 ms per move, by game id (a search is generic; only its cost differs:
-#: a Kanaster ``legal_moves`` is ten times Sten's). Figures from ``bench/bots.py --calibrate``
+#: a Kanaster ``legal_moves`` is ten times Sten's). Figures from ``bench/bots.py``
 #: (README, "Bots"); a game not named here gets ``Budget()``.
 BUDGETS: dict[str, Budget] = {
     # ms per simulation at depth 4 with the default hooks (max over a 2-player game): 0.53, 0.41,
-    # 0.41, 0.94, 4.4 -- the counts keep the slowest move near 35 ms, under the 50 ms cap.
+    # 0.41, 0.94, 4.4 (Keine lahme Agame near 1 at 4 players) -- the counts keep the slowest move near
+    # 35 ms, under the 50 ms cap. Re-measure with `bench.bots` when a game's hooks change.
     "sten": Budget(simulations=60, rollout_depth=4),
     "conquian": Budget(simulations=64, rollout_depth=4),
-    "keine-lahme-agame": Budget(simulations=80, rollout_depth=4),
+    "keine-lahme-agame": Budget(simulations=48, rollout_depth=4),
     "siebenschlaefer": Budget(simulations=36, rollout_depth=4),
     "kanaster": Budget(simulations=8, rollout_depth=3),
 }
