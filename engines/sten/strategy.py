@@ -111,5 +111,5 @@ def evaluate(state: StenState, seat: int) -> float:
         p_lose = 0.25 if stuck else 0.1
         if state.stone is None:
             p_lose *= 0.5  # nobody has said "Stein" yet: the stone may well stay in the middle
-    p_lose = min(p_lose, 1.0 - p_win)
+    p_lose *= 1.0 - p_win  # a seat that goes out first loses only in the rare stone conflict
     return max(0.0, min(1.0, 0.5 + 0.5 * (p_win - p_lose)))
