@@ -146,7 +146,9 @@ def _bot_game(engine: Engine, players: int, levels: list[str], seed: str, moves:
 def test_the_same_seed_plays_the_same_moves(engine: Engine) -> None:
     first = _bot_game(engine, 2, ["strong", "greedy"], "replay", 30)
     assert first == _bot_game(engine, 2, ["strong", "greedy"], "replay", 30)
-    assert first != _bot_game(engine, 2, ["strong", "greedy"], "another", 30)
+    deals = [engine.view(engine.new_game(2, short_options(engine), s), 0) for s in ("replay", "another")]
+    if deals[0] != deals[1]:  # Keine lahme Agame deals each player his own colour, whatever the seed
+        assert first != _bot_game(engine, 2, ["strong", "greedy"], "another", 30)
 
 
 @pytest.mark.parametrize("engine", ENGINES, ids=IDS)
