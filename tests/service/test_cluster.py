@@ -7,6 +7,7 @@ compare-and-set scripts run on a cluster exactly as on one server.
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 import redis
@@ -72,3 +73,34 @@ def test_the_cluster_spreads_games_over_every_master(cluster, cluster_url) -> No
     nodes = RedisCluster.from_url(cluster.url)
     owners = {nodes.get_node_from_key(f"cardtable:game:{{{gid}}}").port for gid in ids}
     assert len(owners) == 3
+
+
+def test_streams_on_a_cluster_use_sharded_pub_sub_and_miss_nothing(cluster, cluster_url) -> None:
+    """Games on every master: each stream hears its game's entries through the sharded channel of
+    the game's slot (no broadcast), at once, on both workers."""
+    from tests.sse import EventStream
+
+    client = Client(cluster_url)
+    games = []
+    for n in range(6):  # enough games to land on every master
+        created = client.post("/v1/sten/games", {"players": 2, "seed": f"cluster-stream-{n}", "bots": [1]}).json
+        games.append((created["game_id"], created["seats"][0]["token"]))
+    streams = [EventStream(cluster_url, f"/v1/sten/games/{gid}/events", token=token) for gid, token in games]
+    for stream in streams:
+        assert stream.next().comment == "connected"
+    for (gid, token), stream in zip(games, streams, strict=True):
+        view = client.get(f"/v1/sten/games/{gid}", token=token).json
+        after = client.post(f"/v1/sten/games/{gid}/moves", {"move": view["legal_moves"][0]}, token=token).json
+        answered = time.monotonic()
+        got = []
+        while not got or got[-1] < after["version"]:
+            frame = stream.next()
+            assert frame is not None and frame.comment != "keep-alive", "the entry was not pushed"
+            if frame.event == "entry":
+                got.append(frame.json["version"])
+        assert time.monotonic() - answered < 2.0  # pushed (the keep-alive's re-read comes after 15 s)
+        assert got == list(range(view["version"] + 1, after["version"] + 1))
+        stream.close()
+    masters = {RedisCluster.from_url(cluster.url).get_node_from_key(f"cardtable:game:{{{gid}}}").port
+               for gid, _ in games}
+    assert len(masters) > 1
