@@ -73,6 +73,23 @@ class Problem(Schema):
     reason = fields.String(metadata={"description": "stable rule code (illegal_move)"})
 
 
+def event_type(name: str) -> fields.String:
+    """The ``type`` field of one event schema: exactly ``name``."""
+    return fields.String(required=True, validate=validate.OneOf([name]))
+
+
+def game_over_schema(prefix: str, statuses: tuple[str, ...], scores: str) -> type[Schema]:
+    """``<prefix>EventGameOver``: every game's last event (``engines.core.game_over_event``);
+    ``statuses`` are the endings the game has, ``scores`` says what its scores count."""
+    return _named(f"{prefix}EventGameOver", {
+        "type": event_type("game_over"),
+        "status": fields.String(required=True, validate=validate.OneOf(list(statuses))),
+        "winners": fields.List(_int(), required=True),
+        "losers": fields.List(_int(), required=True),
+        "scores": fields.List(_int(), required=True, allow_none=True, metadata={"description": scores}),
+    }, doc="The game is over: the last event of its last move.")
+
+
 class MoveCheck(Schema):
     """The answer of ``moves/check`` for a move that would be accepted now."""
 

@@ -11,7 +11,8 @@ from typing import Any
 from marshmallow import Schema, fields, validate
 
 from engines.conquian.state import PHASES
-from schemas.common import GameSchemas
+from schemas.common import GameSchemas, game_over_schema
+from schemas.common import event_type as _type
 
 
 def _int(**kw: Any) -> fields.Integer:
@@ -137,9 +138,6 @@ class ConquianResultDetail(Schema):
 # --- events (seeds/conquian.md 11) --------------------------------------------------------------------
 
 
-def _type(name: str) -> fields.String:
-    return fields.String(required=True, validate=validate.OneOf([name]))
-
 
 def _seat(description: str = "who did it") -> fields.Integer:
     return _int(required=True, metadata={"description": description})
@@ -254,15 +252,6 @@ class ConquianEventDealt(Schema):
     cards = fields.List(fields.String(), metadata={"description": "the viewer's new hand (only to that seat)"})
 
 
-class ConquianEventGameOver(Schema):
-    """The match is over (the last event of its last move)."""
-
-    type = _type("game_over")
-    status = fields.String(required=True, validate=validate.OneOf(["finished"]))
-    winners = fields.List(_int(), required=True)
-    losers = fields.List(_int(), required=True)
-    scores = fields.List(_int(), required=True, allow_none=True, metadata={"description": "units per seat"})
-
 
 EVENTS: dict[str, type[Schema]] = {
     "buried": ConquianEventBuried,
@@ -277,7 +266,7 @@ EVENTS: dict[str, type[Schema]] = {
     "passed": ConquianEventPassed,
     "deal_ended": ConquianEventDealEnded,
     "dealt": ConquianEventDealt,
-    "game_over": ConquianEventGameOver,
+    "game_over": game_over_schema("Conquian", ("finished",), "units per seat"),
 }
 
 GAME = GameSchemas(prefix="Conquian", state=ConquianState, result_detail=ConquianResultDetail, events=EVENTS)

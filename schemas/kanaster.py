@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from schemas.common import GameSchemas
+from schemas.common import GameSchemas, game_over_schema
+from schemas.common import event_type as _type
 
 _PHASE = validate.OneOf(["draw", "play", "finished", "aborted"])
 
@@ -136,9 +137,6 @@ class KanasterResultDetail(Schema):
 # --- events (seeds/kanaster.md section 18) -----------------------------------------------------
 
 
-def _type(name: str) -> fields.String:
-    return fields.String(required=True, validate=validate.OneOf([name]))
-
 
 def _seat() -> fields.Integer:
     return _int(required=True, metadata={"description": "the seat that did it"})
@@ -247,15 +245,6 @@ class KanasterEventHandEnded(KanasterHandRecord):
     type = _type("hand_ended")
 
 
-class KanasterEventGameOver(Schema):
-    """The match is over (engines.core.game_over_event)."""
-
-    type = _type("game_over")
-    status = fields.String(required=True, validate=validate.OneOf(["finished", "aborted"]))
-    winners = fields.List(_int(), required=True)
-    losers = fields.List(_int(), required=True)
-    scores = fields.List(_int(), required=True, allow_none=True, metadata={"description": "the totals"})
-
 
 EVENTS: dict[str, type[Schema]] = {
     "dealt": KanasterEventDealt,
@@ -268,7 +257,7 @@ EVENTS: dict[str, type[Schema]] = {
     "tucked": KanasterEventTucked,
     "discarded": KanasterEventDiscarded,
     "hand_ended": KanasterEventHandEnded,
-    "game_over": KanasterEventGameOver,
+    "game_over": game_over_schema("Kanaster", ("finished", "aborted"), "the totals"),
 }
 
 GAME = GameSchemas(prefix="Kanaster", state=KanasterState, result_detail=KanasterResultDetail, events=EVENTS)

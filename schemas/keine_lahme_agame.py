@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from schemas.common import GameSchemas
+from schemas.common import GameSchemas, game_over_schema
+from schemas.common import event_type as _type
 
 _PHASES = validate.OneOf(["lead", "catching", "trick_lead", "trick", "place", "over"])
 _CARDS = "card codes `<colour>-<value>`, e.g. `red-13`, `blue-hat`"
@@ -168,9 +169,6 @@ class KeineLahmeAgameResultDetail(Schema):
 # --- events (seeds "Events"): every move is made face up, so only ``dealt`` has a private part --------
 
 
-def _type(name: str) -> fields.String:
-    return fields.String(required=True, validate=validate.OneOf([name]))
-
 
 class KeineLahmeAgameEventCaught(Schema):
     """A player caught a card (§5) and put his payment face up on the discard pile, in this order."""
@@ -253,15 +251,6 @@ class KeineLahmeAgameEventDealt(Schema):
     cards = fields.List(fields.String(), metadata={"description": f"the viewer's own new hand, only to it ({_CARDS})"})
 
 
-class KeineLahmeAgameEventGameOver(Schema):
-    """The game ended (engines.core.game_over_event): last event of the last move."""
-
-    type = _type("game_over")
-    status = fields.String(required=True, validate=validate.OneOf(["finished", "aborted"]))
-    winners = fields.List(fields.Integer(), required=True)
-    losers = fields.List(fields.Integer(), required=True)
-    scores = fields.List(fields.Integer(), required=True, allow_none=True, metadata={"description": "totals per seat"})
-
 
 EVENTS: dict[str, type[Schema]] = {
     "caught": KeineLahmeAgameEventCaught,
@@ -273,7 +262,7 @@ EVENTS: dict[str, type[Schema]] = {
     "discarded": KeineLahmeAgameEventDiscarded,
     "section_ended": KeineLahmeAgameEventSectionEnded,
     "dealt": KeineLahmeAgameEventDealt,
-    "game_over": KeineLahmeAgameEventGameOver,
+    "game_over": game_over_schema("KeineLahmeAgame", ("finished", "aborted"), "totals per seat"),
 }
 
 GAME = GameSchemas(prefix="KeineLahmeAgame", state=KeineLahmeAgameState, result_detail=KeineLahmeAgameResultDetail,

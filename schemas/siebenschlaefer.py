@@ -11,7 +11,8 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
-from schemas.common import GameSchemas
+from schemas.common import GameSchemas, game_over_schema
+from schemas.common import event_type as _type
 
 _EVENT_KINDS = ["play", "draw", "penalty", "skip", "pass", "reshuffle", "reset", "stalled", "round_end", "deal", "lot"]
 
@@ -171,9 +172,6 @@ class SiebenschlaeferResultDetail(Schema):
     paid = _ints("rounds each seat had to pay")
 
 
-def _type(name: str) -> fields.String:
-    return fields.String(required=True, validate=validate.OneOf([name]))
-
 
 def _seat(description: str) -> fields.Integer:
     return _int(required=True, metadata={"description": description})
@@ -256,16 +254,6 @@ class SiebenschlaeferEventLot(Schema):
     card = fields.String(required=True)
 
 
-class SiebenschlaeferEventGameOver(Schema):
-    """The match is over (engines.core.game_over_event); the last event of the last move."""
-
-    type = _type("game_over")
-    status = fields.String(required=True, validate=validate.OneOf(["finished", "aborted"]))
-    winners = _ints("the result's winners")
-    losers = _ints("the result's losers (the payers of a one-round game)")
-    scores = fields.List(_int(), required=True, allow_none=True,
-                         metadata={"description": "counted points (one round) or the match totals"})
-
 
 GAME = GameSchemas(
     prefix="Siebenschlaefer",
@@ -281,6 +269,7 @@ GAME = GameSchemas(
         "round_ended": SiebenschlaeferEventRoundEnded,
         "dealt": SiebenschlaeferEventDealt,
         "lot": SiebenschlaeferEventLot,
-        "game_over": SiebenschlaeferEventGameOver,
+        "game_over": game_over_schema("Siebenschlaefer", ("finished", "aborted"),
+                                      "counted points (one round) or the match totals"),
     },
 )

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from schemas.common import GameSchemas
+from schemas.common import GameSchemas, game_over_schema
+from schemas.common import event_type as _type
 
 _SUIT = validate.OneOf(["C", "D", "H", "S"])
 
@@ -30,9 +31,6 @@ _REASON = validate.OneOf(["empty_hand", "play_all", "stalled", "max_turns"])
 def _seat(description: str, **kw: object) -> fields.Integer:
     return fields.Integer(strict=True, required=True, metadata={"description": description}, **kw)  # type: ignore[arg-type]
 
-
-def _type(name: str) -> fields.String:
-    return fields.String(required=True, validate=validate.OneOf([name]))
 
 
 class StenEnded(Schema):
@@ -97,16 +95,6 @@ class StenEventDealEnded(StenEnded):
     type = _type("deal_ended")
 
 
-class StenEventGameOver(Schema):
-    """The game is over (engines.core.game_over_event); the last event of the last move."""
-
-    type = _type("game_over")
-    status = fields.String(required=True, validate=validate.OneOf(["finished", "aborted"]))
-    winners = fields.List(fields.Integer(strict=True), required=True)
-    losers = fields.List(fields.Integer(strict=True), required=True)
-    scores = fields.List(fields.Integer(strict=True), required=True, allow_none=True,
-                         metadata={"description": "always null: Sten has no points"})
-
 
 class StenState(Schema):
     """What the viewer sees of a game of Sten."""
@@ -145,6 +133,6 @@ GAME = GameSchemas(
         "took_stone": StenEventTookStone,
         "declared": StenEventDeclared,
         "deal_ended": StenEventDealEnded,
-        "game_over": StenEventGameOver,
+        "game_over": game_over_schema("Sten", ("finished", "aborted"), "always null: Sten has no points"),
     },
 )
