@@ -566,8 +566,9 @@ class TableController {
       const view = await json(`${viewPath(this.game, this.id)}/moves`, { method: "POST", token: this.token,
         body: { version: this.view.version, move }, headers: { "Idempotency-Key": newKey() } });
       this.message = "";
+      this.busy = false;
       this.setView(view, null);
-      await this.readLog();
+      void this.readLog().catch(() => undefined);
     } catch (err) {
       this.message = err instanceof ApiError && err.problem.code === "stale_version"
         ? "The table changed before your move arrived; look again." : `Refused: ${problemText(err)}`;
