@@ -102,7 +102,9 @@ def gunicorn(app: str, redis_url: str, workers: int, log_level: str) -> Iterator
     port = free_port()
     env = dict(os.environ)
     env.update({"REDIS_URL": redis_url, "CARDTABLE_BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": str(workers),
-                "CARDTABLE_ALLOW_FIXED_DEALS": "1", "CARDTABLE_LOG_LEVEL": log_level})
+                "CARDTABLE_ALLOW_FIXED_DEALS": "1", "CARDTABLE_LOG_LEVEL": log_level,
+                # the load comes from one address: the production rate limit would measure itself
+                "CARDTABLE_RATE_LIMIT": "off"})
     errlog = tempfile.TemporaryFile()  # noqa: SIM115 -- closed below, after the server stops
     proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy" / "gunicorn.conf.py"),
                              "--max-requests", "0", app],
@@ -143,7 +145,10 @@ def cpu_seconds(pid: int) -> float:
 
 
 def raw_request(method: str, path: str, port: int, token: str | None, body: bytes | None = None) -> bytes:
-    lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Accept: application/json"]
+    # Connection: close, since the client reads each answer to the end of its connection (gunicorn's
+    # gevent workers would otherwise keep it open for the keep-alive time).
+    lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Accept: application/json",
+             "Connection: close"]
     if token:
         lines.append(f"Authorization: Bearer {token}")
     if body is not None:
@@ -152,8 +157,8 @@ def raw_request(method: str, path: str, port: int, token: str | None, body: byte
 
 
 def exchange(port: int, payload: bytes) -> int:
-    """One request on a fresh connection (gunicorn's sync workers close every connection);
-    reads the whole answer and returns its status."""
+    """One request on a fresh connection (``Connection: close``); reads the whole answer and
+    returns its status."""
     with socket.create_connection(("127.0.0.1", port), timeout=SOCKET_TIMEOUT) as s:
         s.sendall(payload)
         chunks = []

@@ -17,8 +17,15 @@ os.environ.setdefault("CARDTABLE_RATE_LIMIT", "20/s")
 
 bind = os.environ.get("CARDTABLE_BIND", "0.0.0.0:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY") or multiprocessing.cpu_count() * 2 + 1)
+# gevent: a worker serves thousands of idle event streams and long polls at once (each a
+# greenlet waiting on its game's bell), and plain requests as fast as a sync worker does
+# (bench/streams.py measures both). CARDTABLE_WORKER_CLASS=sync brings back one request per worker
+# (then a stream holds a whole worker: do not use it with streaming clients).
+worker_class = os.environ.get("CARDTABLE_WORKER_CLASS", "gevent")
+worker_connections = int(os.environ.get("CARDTABLE_WORKER_CONNECTIONS", "4000"))
 threads = int(os.environ.get("CARDTABLE_THREADS", "1"))
-worker_class = "sync" if threads == 1 else "gthread"
+if worker_class == "sync" and threads > 1:
+    worker_class = "gthread"
 timeout = int(os.environ.get("CARDTABLE_WORKER_TIMEOUT", "30"))
 graceful_timeout = 20
 # The longest request line gunicorn accepts (its maximum; the default 4094 turned a long but

@@ -9,6 +9,7 @@ drives every game through exactly this surface; a game plugs in by its entry in
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
@@ -283,6 +284,32 @@ class EngineDefaults:
         """The state after ``seat`` makes ``move`` and the events the move caused, in order;
         IllegalMove as ``apply``. A game that reports no events yet inherits this: none."""
         return self.apply(state, seat, move), ()  # type: ignore[attr-defined]
+
+    # --- for bots (issue 14): what a player may know, how a beginner plays, how good a position is
+
+    def determinize(self, state: Any, seat: int, rng: random.Random) -> Any:
+        """A full state consistent with everything ``seat`` has seen (its hand, the table, the
+        counts, what the game's events revealed): the cards hidden from it dealt anew. A bot
+        searches such states and never reads hidden cards. Default: the hidden cards permuted
+        among the hidden places (``shuffle_hidden``); a game whose players learn more (a card
+        known to have gone into a hand) keeps that knowledge in its own version."""
+        return self.shuffle_hidden(state, seat, f"determinize/{rng.random()!r}")  # type: ignore[attr-defined]
+
+    def heuristic_move(self, state: Any, seat: int, rng: random.Random) -> Any:
+        """The move of the ``greedy`` bot level: a sensible beginner's. Default: a random listed move."""
+        moves = self.legal_moves(state, seat)  # type: ignore[attr-defined]
+        return moves[int(rng.random() * len(moves))]
+
+    def evaluate(self, state: Any, seat: int) -> float:
+        """How good ``state`` is for ``seat``, from 0 (lost) to 1 (won), as a search's leaf value
+        where playing on to the end would cost too much. Default: the result once the game is
+        over (a winner 1, a loser 0, else 0.5), and 0.5 while it runs."""
+        result = self.result(state)  # type: ignore[attr-defined]
+        if result is None:
+            return 0.5
+        if seat in result.winners:
+            return 1.0 if len(result.winners) == 1 else 0.75
+        return 0.0 if seat in result.losers else 0.5
 
 
 def migrate(data: dict[str, JSON], written: int, current: int, steps: Mapping[int, Migration],

@@ -43,7 +43,7 @@ class ConquianMeldRule(Schema):
 
 
 class ConquianLastDeal(Schema):
-    """The last finished deal (seeds/conquian.md 6.4)."""
+    """The last finished deal: its final table and score (seeds/conquian.md 6.4 and 11)."""
 
     deal = _int(required=True, metadata={"description": "its number, from 1"})
     dealer = _int(required=True)
@@ -52,6 +52,31 @@ class ConquianLastDeal(Schema):
     stake = _int(required=True, metadata={"description": "units it was worth"})
     melds = _melds_per_seat("both players' final melds")
     stock_left = _int(required=True, metadata={"description": "stock cards left when it ended"})
+    hand_counts = fields.List(_int(), required=True, metadata={"description": "cards left in each hand"})
+    hands = fields.List(
+        fields.List(fields.String(), allow_none=True),
+        required=True,
+        metadata={"description": "per seat, the hand as shown: never shown (null), an empty hand is []"},
+    )
+    dead = fields.List(
+        fields.String(),
+        required=True,
+        allow_none=True,
+        metadata={"description": "the buried discards at the end, oldest first; null for a deal ended before"
+                                 " format 2 (not recorded)"},
+    )
+    discard = _card(
+        required=True,
+        allow_none=True,
+        metadata={"description": "the card left face up on the pile (the offer passed in a drawn deal), or null"},
+    )
+    breakdown = fields.List(
+        fields.Dict(keys=fields.String(), values=_int()),
+        required=True,
+        metadata={"description": "per seat, units by scoring item (`won_deal`: the stake, to the winner)"},
+    )
+    points = fields.List(_int(), required=True, metadata={"description": "per seat, units won in the deal"})
+    scores = fields.List(_int(), required=True, metadata={"description": "per seat, match units after the deal"})
 
 
 class ConquianState(Schema):
@@ -109,4 +134,150 @@ class ConquianResultDetail(Schema):
     target = _int(required=True)
 
 
-GAME = GameSchemas(prefix="Conquian", state=ConquianState, result_detail=ConquianResultDetail)
+# --- events (seeds/conquian.md 11) --------------------------------------------------------------------
+
+
+def _type(name: str) -> fields.String:
+    return fields.String(required=True, validate=validate.OneOf([name]))
+
+
+def _seat(description: str = "who did it") -> fields.Integer:
+    return _int(required=True, metadata={"description": description})
+
+
+class ConquianEventBuried(Schema):
+    """The offered card nobody took goes to the dead pile as its receiver turns the stock."""
+
+    type = _type("buried")
+    seat = _seat("who turned the stock instead of taking the card")
+    card = _card(required=True)
+
+
+class ConquianEventTurned(Schema):
+    """The top stock card is turned face up (it never enters the hand)."""
+
+    type = _type("turned")
+    seat = _seat()
+    card = _card(required=True)
+    stock_count = _int(required=True, metadata={"description": "stock cards left"})
+
+
+class ConquianEventRejected(Schema):
+    """The turned card is declined: it is offered to the opponent (unless he may be forced first)."""
+
+    type = _type("rejected")
+    seat = _seat()
+    card = _card(required=True)
+
+
+class ConquianEventDiscarded(Schema):
+    """A hand card discarded after melding: it is offered to the opponent."""
+
+    type = _type("discarded")
+    seat = _seat()
+    card = _card(required=True)
+
+
+class _MeldFields(Schema):
+    seat = _seat()
+    card = _card(required=True, allow_none=True,
+                 metadata={"description": "the offered, turned or forced card melded; null for hand cards alone"})
+    source = fields.String(required=True, validate=validate.OneOf(["offer", "turned", "forced", "hand"]),
+                           metadata={"description": "where `card` came from (`hand`: hand cards alone)"})
+    cards = _cards("every card the move added to the melds: `card` first, then the hand cards in hand order")
+    melds = fields.List(fields.List(fields.String()), required=True,
+                        metadata={"description": "the seat's complete melds after the move"})
+    melded_count = _int(required=True, metadata={"description": "cards the seat has melded now (11 wins)"})
+
+
+class ConquianEventMelded(_MeldFields):
+    """A meld move that forms a new meld or rearranges the seat's melds."""
+
+    type = _type("melded")
+
+
+class ConquianEventLaidOff(_MeldFields):
+    """A meld move that only extends the seat's existing melds."""
+
+    type = _type("laid_off")
+
+
+class _ForceFields(Schema):
+    seat = _seat("who decides (the opponent of `player`)")
+    player = _int(required=True, metadata={"description": "who is (or would be) forced"})
+    card = _card(required=True)
+
+
+class ConquianEventForceWindow(_ForceFields):
+    """The card fits `player`'s melds: `seat` may force him to add it (F1 `offer`, F2 `reject`)."""
+
+    type = _type("force_window")
+    window = fields.String(required=True, validate=validate.OneOf(["offer", "reject"]))
+
+
+class ConquianEventForced(_ForceFields):
+    """`seat` forces `player` to add the card to his melds and discard."""
+
+    type = _type("forced")
+
+
+class ConquianEventForceDeclined(_ForceFields):
+    """`seat` does not force: the card is offered as usual."""
+
+    type = _type("force_declined")
+
+
+class ConquianEventPassed(Schema):
+    """With the stock empty the player declines the offer: the deal is drawn."""
+
+    type = _type("passed")
+    seat = _seat()
+    card = _card(required=True, allow_none=True, metadata={"description": "the offer declined"})
+
+
+class ConquianEventDealEnded(ConquianLastDeal):
+    """A deal ended: its final table, the hands as shown and the score breakdown (as `last_deal`)."""
+
+    type = _type("deal_ended")
+
+
+class ConquianEventDealt(Schema):
+    """The next deal is dealt; each seat sees its own new hand (`cards`), nobody else's."""
+
+    type = _type("dealt")
+    deal = _int(required=True, metadata={"description": "number of the new deal"})
+    dealer = _int(required=True)
+    turn = _int(required=True, metadata={"description": "the non-dealer, who turns the first card"})
+    stake = _int(required=True, metadata={"description": "units the new deal is worth"})
+    hand_counts = fields.List(_int(), required=True)
+    stock_count = _int(required=True)
+    cards = fields.List(fields.String(), metadata={"description": "the viewer's new hand (only to that seat)"})
+
+
+class ConquianEventGameOver(Schema):
+    """The match is over (the last event of its last move)."""
+
+    type = _type("game_over")
+    status = fields.String(required=True, validate=validate.OneOf(["finished"]))
+    winners = fields.List(_int(), required=True)
+    losers = fields.List(_int(), required=True)
+    scores = fields.List(_int(), required=True, allow_none=True, metadata={"description": "units per seat"})
+
+
+EVENTS: dict[str, type[Schema]] = {
+    "buried": ConquianEventBuried,
+    "turned": ConquianEventTurned,
+    "rejected": ConquianEventRejected,
+    "discarded": ConquianEventDiscarded,
+    "melded": ConquianEventMelded,
+    "laid_off": ConquianEventLaidOff,
+    "force_window": ConquianEventForceWindow,
+    "forced": ConquianEventForced,
+    "force_declined": ConquianEventForceDeclined,
+    "passed": ConquianEventPassed,
+    "deal_ended": ConquianEventDealEnded,
+    "dealt": ConquianEventDealt,
+    "game_over": ConquianEventGameOver,
+}
+
+GAME = GameSchemas(prefix="Conquian", state=ConquianState, result_detail=ConquianResultDetail, events=EVENTS)

@@ -73,13 +73,40 @@ class KeineLahmeAgameLastTrick(Schema):
                             metadata={"description": "the winner's hand or the discard pile (trick_capture)"})
 
 
+class KeineLahmeAgameSectionScore(Schema):
+    """One seat's score at a section's end, item by item (§7.2): a complete row scores 100, any other
+    row 10 per card (``section_scoring=complete100_else_10_per_card``) or 0; ``points`` is their sum."""
+
+    seat = fields.Integer(required=True)
+    row_cards = fields.Integer(required=True, metadata={"description": "cards in the seat's row"})
+    complete = fields.Boolean(required=True, metadata={"description": "every row position filled"})
+    complete_points = fields.Integer(required=True, metadata={"description": "100 for a complete row, else 0"})
+    card_points = fields.Integer(
+        required=True, metadata={"description": "10 per row card for an incomplete row, or 0 (section_scoring)"})
+    points = fields.Integer(required=True, metadata={"description": "complete_points + card_points"})
+
+
+def _table(description: str) -> fields.List:
+    return fields.List(fields.List(fields.String()), required=True, allow_none=True,
+                       metadata={"description": f"{description}, per seat ({_CARDS}); null for a section "
+                                                "finished before snapshot format 2"})
+
+
 class KeineLahmeAgameLastSection(Schema):
-    """The last finished section."""
+    """The last finished section and its final table (seeds "Events"): kept until the next one ends."""
 
     section = fields.Integer(required=True, metadata={"description": "1-based"})
     emptied = fields.List(fields.Integer(), required=True, metadata={"description": "seats without hand cards"})
     points = fields.List(fields.Integer(), required=True, metadata={"description": "points per seat"})
     complete = fields.List(fields.Boolean(), required=True, metadata={"description": "complete rows per seat"})
+    hands = _table("the hands revealed at the section's end")
+    rows = _table("the rows as scored")
+    discard = fields.List(fields.String(), required=True, allow_none=True,
+                          metadata={"description": "the discard pile at the section's end, bottom first; null for "
+                                                   "a section finished before snapshot format 2"})
+    breakdown = fields.List(fields.Nested(KeineLahmeAgameSectionScore), required=True, allow_none=True,
+                            metadata={"description": "the score per seat and item; null when the rows are unknown"})
+    scores = fields.List(fields.Integer(), required=True, metadata={"description": "totals per seat after it"})
 
 
 class KeineLahmeAgameOptionsInForce(Schema):
@@ -138,4 +165,116 @@ class KeineLahmeAgameResultDetail(Schema):
     section_points = fields.List(fields.List(fields.Integer()), required=True)
 
 
-GAME = GameSchemas(prefix="KeineLahmeAgame", state=KeineLahmeAgameState, result_detail=KeineLahmeAgameResultDetail)
+# --- events (seeds "Events"): every move is made face up, so only ``dealt`` has a private part --------
+
+
+def _type(name: str) -> fields.String:
+    return fields.String(required=True, validate=validate.OneOf([name]))
+
+
+class KeineLahmeAgameEventCaught(Schema):
+    """A player caught a card (§5) and put his payment face up on the discard pile, in this order."""
+
+    type = _type("caught")
+    seat = fields.Integer(required=True, metadata={"description": "the catcher"})
+    card = fields.String(required=True, metadata={"description": "the card caught"})
+    from_seat = fields.Integer(required=True, allow_none=True,
+                               metadata={"description": "whose row it came from; null = the top of the discard pile"})
+    payment = _cards("the paid hand cards, put on the pile in this order")
+
+
+class KeineLahmeAgameEventPassed(Schema):
+    """A player did not catch in the catching round (§5.5)."""
+
+    type = _type("passed")
+    seat = fields.Integer(required=True)
+
+
+class KeineLahmeAgameEventCatchingEnded(Schema):
+    """The catching round ended: each caught card went into its catcher's row (§5.6)."""
+
+    type = _type("catching_ended")
+    caught = fields.List(fields.Nested(KeineLahmeAgameCaught), required=True)
+
+
+class KeineLahmeAgameEventPlayed(Schema):
+    """A player played one or two cards to the trick (§4.1)."""
+
+    type = _type("played")
+    seat = fields.Integer(required=True)
+    cards = _cards("the cards played, in the order given")
+    value = fields.Integer(required=True, allow_none=True,
+                           metadata={"description": "the card's value or the two cards' sum; null for a hat"})
+    lead = fields.Boolean(required=True, metadata={"description": "this play leads the trick"})
+
+
+class KeineLahmeAgameEventTrickWon(Schema):
+    """The trick is complete and won by the highest play, the earliest on a tie (§4.2)."""
+
+    type = _type("trick_won")
+    seat = fields.Integer(required=True, metadata={"description": "the winner, who leads next"})
+    value = fields.Integer(required=True, allow_none=True, metadata={"description": "the winning value; null = a hat"})
+    cards = _cards("every card of the trick, in play order")
+
+
+class KeineLahmeAgameEventPlaced(Schema):
+    """Where the won trick's cards went (§6.2): some into the winner's row, the rest to his hand or the pile."""
+
+    type = _type("placed")
+    seat = fields.Integer(required=True, metadata={"description": "the trick's winner"})
+    cards = _cards("won cards put into the winner's row")
+    rest = _cards("the other won cards, in play order")
+    rest_to = fields.String(required=True, validate=validate.OneOf(["hand", "discard"]),
+                            metadata={"description": "the winner's hand or the discard pile (trick_capture)"})
+
+
+class KeineLahmeAgameEventDiscarded(Schema):
+    """The leader holding one single-digit card put it face up on the discard pile (§4.3)."""
+
+    type = _type("discarded")
+    seat = fields.Integer(required=True)
+    cards = _cards("the discarded card")
+    forced = fields.Boolean(required=True, metadata={"description": "always true: the forced discard of §4.3"})
+
+
+class KeineLahmeAgameEventSectionEnded(KeineLahmeAgameLastSection):
+    """A section ended (§7): the hands revealed, the final table, the score breakdown and totals."""
+
+    type = _type("section_ended")
+
+
+class KeineLahmeAgameEventDealt(Schema):
+    """The next section was dealt (§7.3); each seat learns its own new hand."""
+
+    type = _type("dealt")
+    section = fields.Integer(required=True, metadata={"description": "the new section, 1-based"})
+    leader = fields.Integer(required=True, metadata={"description": "who leads its first round"})
+    counts = fields.List(fields.Integer(), required=True, metadata={"description": "hand sizes per seat"})
+    cards = fields.List(fields.String(), metadata={"description": f"the viewer's own new hand, only to it ({_CARDS})"})
+
+
+class KeineLahmeAgameEventGameOver(Schema):
+    """The game ended (engines.core.game_over_event): last event of the last move."""
+
+    type = _type("game_over")
+    status = fields.String(required=True, validate=validate.OneOf(["finished", "aborted"]))
+    winners = fields.List(fields.Integer(), required=True)
+    losers = fields.List(fields.Integer(), required=True)
+    scores = fields.List(fields.Integer(), required=True, allow_none=True, metadata={"description": "totals per seat"})
+
+
+EVENTS: dict[str, type[Schema]] = {
+    "caught": KeineLahmeAgameEventCaught,
+    "passed": KeineLahmeAgameEventPassed,
+    "catching_ended": KeineLahmeAgameEventCatchingEnded,
+    "played": KeineLahmeAgameEventPlayed,
+    "trick_won": KeineLahmeAgameEventTrickWon,
+    "placed": KeineLahmeAgameEventPlaced,
+    "discarded": KeineLahmeAgameEventDiscarded,
+    "section_ended": KeineLahmeAgameEventSectionEnded,
+    "dealt": KeineLahmeAgameEventDealt,
+    "game_over": KeineLahmeAgameEventGameOver,
+}
+
+GAME = GameSchemas(prefix="KeineLahmeAgame", state=KeineLahmeAgameState, result_detail=KeineLahmeAgameResultDetail,
+                   events=EVENTS)

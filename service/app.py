@@ -110,6 +110,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         store=store or make_store(settings),
         allow_fixed_deals=settings.allow_fixed_deals,
         game_ttl=settings.game_ttl,
+        stream_keepalive=settings.stream_keepalive,
+        stream_max_seconds=settings.stream_max_seconds,
     )
     ratelimit.install(app, settings.rate_limit, rt.store, settings.trusted_proxies)
     api = _Api(app, spec_kwargs={"marshmallow_plugin": CardtablePlugin()})

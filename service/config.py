@@ -55,6 +55,8 @@ class Settings:
     min_replica_acks: int | None = None
     rate_limit: str | None = None  # CARDTABLE_RATE_LIMIT, e.g. "20/s"; None = no limit
     trusted_proxies: int = 0  # CARDTABLE_TRUSTED_PROXIES: proxies whose X-Forwarded-For is believed
+    stream_keepalive: float = 15.0  # CARDTABLE_STREAM_KEEPALIVE: seconds between keep-alive comments
+    stream_max_seconds: float = 3600.0  # CARDTABLE_STREAM_MAX_SECONDS: a stream then closes (clients reconnect)
 
     @property
     def replica_acks(self) -> int:
@@ -76,6 +78,8 @@ class Settings:
             "store_timeout": float(env.get("CARDTABLE_STORE_TIMEOUT") or cls.store_timeout),
             "retry_after": int(env.get("CARDTABLE_RETRY_AFTER") or cls.retry_after),
             "request_log": _flag(env.get("CARDTABLE_REQUEST_LOG"), True),
+            "stream_keepalive": float(env.get("CARDTABLE_STREAM_KEEPALIVE") or cls.stream_keepalive),
+            "stream_max_seconds": float(env.get("CARDTABLE_STREAM_MAX_SECONDS") or cls.stream_max_seconds),
             "cors_origins": tuple(o.strip() for o in (env.get("CARDTABLE_CORS_ORIGINS") or "").split(",") if o.strip()),
             "redis_sentinels": parse_sentinels(env.get("REDIS_SENTINELS") or ""),
             "sentinel_master": env.get("REDIS_SENTINEL_MASTER") or cls.sentinel_master,

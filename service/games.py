@@ -9,7 +9,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import secrets
-from collections.abc import Mapping
+import time
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,9 +24,13 @@ from service import auth, observability
 from service.bots import DEFAULT_BOT, MAX_BOT_MOVES, Bot
 from service.errors import PROBLEM, ApiError
 from service.records import SCHEMA_VERSION, UnknownSnapshot, dumps, fingerprint, loads, loads_entry, loads_record
-from service.store import Loaded, Store
+from service.store import Loaded, Store, StoreUnavailable
 
 GAME_ID_MAX = 64
+#: ``?wait=`` of a long poll: at most this many seconds.
+LONG_POLL_MAX = 30
+#: Log entries read per store round trip while a stream catches up.
+STREAM_BATCH = 200
 IDEMPOTENCY_KEY_MAX = 200
 #: A commit that lost the race is tried again (only when the client sent no `version`).
 COMMIT_ATTEMPTS = 3
@@ -39,6 +44,8 @@ class Runtime:
     allow_fixed_deals: bool
     game_ttl: int
     bot: Bot = DEFAULT_BOT
+    stream_keepalive: float = 15.0  # seconds between keep-alive comments of a stream
+    stream_max_seconds: float = 3600.0  # a stream closes then; the client reconnects with Last-Event-ID
 
 
 def runtime() -> Runtime:
@@ -85,6 +92,18 @@ def query_int(name: str, default: int, minimum: int, maximum: int | None) -> int
         raise ApiError(422, "validation_error", f"Query parameter `{name}` must be an integer {bound}.",
                        errors={"query": {name: [f"must be an integer {bound}"]}})
     return value
+
+
+def _matches(tag: str) -> bool:
+    return tag in request.if_none_match or request.if_none_match.contains_weak(tag.strip('"'))
+
+
+def _last_event_id(value: str) -> int:
+    """A stream's ``Last-Event-ID``: the version of the last entry the client got."""
+    if not (value.isascii() and value.isdigit() and len(value) <= 12):
+        raise ApiError(422, "validation_error", "Last-Event-ID must be a version number.",
+                       errors={"headers": {"Last-Event-ID": ["must be a non-negative integer"]}})
+    return int(value)
 
 
 def created_game_id(key: str) -> str:
@@ -288,15 +307,82 @@ class _Game:
         return _json(first["created"], 201, {"Location": first["location"], "Idempotent-Replayed": "true"})
 
     def view(self, game_id: str) -> Response:
+        wait = query_int("wait", 0, 0, LONG_POLL_MAX)
         loaded, record = self.load(game_id)
         seat = self.seat(record, required=False)
         tag = etag(loaded.version, seat)
-        if tag in request.if_none_match or request.if_none_match.contains_weak(tag.strip('"')):
-            response = Response(status=304)
-            response.headers["ETag"] = tag
-            return response
+        if _matches(tag):
+            seen = loaded.version
+            if wait:
+                loaded, record = self.changed(game_id, loaded, wait)
+            if loaded.version == seen:
+                response = Response(status=304)
+                response.headers["ETag"] = tag
+                return response
+            tag = etag(loaded.version, seat)
         state = self.engine.decode(record["state"])
         return _json(self.view_body(record, loaded.version, state, seat), 200, {"ETag": tag})
+
+    def changed(self, game_id: str, seen: Loaded, wait: float) -> tuple[Loaded, dict[str, Any]]:
+        """Long polling: the game once its version is no longer ``seen``'s, or as it is after
+        ``wait`` seconds."""
+        deadline = time.monotonic() + wait
+        with runtime().store.hub.subscribe(game_id) as bell:
+            while True:
+                loaded, record = self.load(game_id)  # after subscribing: no version slips between
+                left = deadline - time.monotonic()
+                if loaded.version != seen.version or left <= 0:
+                    return loaded, record
+                bell.wait(left)
+
+    def events(self, game_id: str) -> Response:
+        """The caller's log as Server-Sent Events (API.md "Live updates"): entries after
+        ``Last-Event-ID`` (or ``?since=``, else the current version), then each new one as it is
+        committed; a keep-alive comment at least every ``stream_keepalive`` seconds; ``end`` after
+        the game is over. Bounded by ``stream_max_seconds``; a store failure closes it, and the
+        client resumes with ``Last-Event-ID``, missing nothing."""
+        rt = runtime()
+        last_event = request.headers.get("Last-Event-ID")
+        since = (query_int("since", -1, 0, None) if last_event is None
+                 else _last_event_id(last_event))
+        loaded, record = self.load(game_id)
+        seat = self.seat(record, required=False)
+        bell = rt.store.hub.subscribe(game_id)  # before reading: a later commit rings it
+        over_at = loaded.version if self.engine.result(self.engine.decode(record["state"])) is not None else None
+        start = loaded.version if since < 0 else since
+        return Response(self._stream(game_id, seat, start, over_at, bell, rt), status=200,
+                        mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+    def _stream(self, game_id: str, seat: int | None, last: int, over_at: int | None, bell: Any,
+                rt: Runtime) -> Iterator[bytes]:
+        deadline = time.monotonic() + rt.stream_max_seconds
+        try:
+            yield b": connected\n\n"
+            while True:
+                raws = rt.store.log(game_id, last, STREAM_BATCH)
+                for raw in raws:
+                    entry = self.entry_for(raw, seat)
+                    last = entry["version"]
+                    yield b"id: %d\nevent: entry\ndata: %s\n\n" % (last, dumps(entry))
+                    if any(e["type"] == "game_over" for e in entry["events"]):
+                        over_at = last
+                if len(raws) == STREAM_BATCH:
+                    continue
+                if over_at is not None and last >= over_at:
+                    yield b"event: end\ndata: %s\n\n" % dumps({"version": last})
+                    return
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return
+                if not bell.wait(min(rt.stream_keepalive, left)):
+                    yield b": keep-alive\n\n"
+        except (StoreUnavailable, ApiError):
+            # The store is gone (or the log unreadable): close; the client reconnects with
+            # Last-Event-ID and gets what it missed from the log.
+            yield b": store unavailable; reconnect with Last-Event-ID\n\n"
+        finally:
+            bell.close()
 
     def log(self, game_id: str) -> Response:
         since = query_int("since", 0, 0, None)
@@ -403,6 +489,22 @@ IDEMPOTENCY = {
                    "a random value (e.g. a UUID) per intended move",
     "schema": {"type": "string", "minLength": 1, "maxLength": IDEMPOTENCY_KEY_MAX},
 }
+LAST_EVENT_ID = {"in": "header", "name": "Last-Event-ID", "required": False,
+                 "description": "resume after this version (the `id` of the last event received)",
+                 "schema": {"type": "string", "pattern": "^[0-9]{1,12}$"}}
+SINCE = {"in": "query", "name": "since", "required": False,
+         "description": "start after this version (without it and without Last-Event-ID: at the current one)",
+         "schema": {"type": "integer", "minimum": 0}}
+WAIT = {"in": "query", "name": "wait", "required": False,
+        "description": f"long polling: with If-None-Match naming the current version, answer as soon as the "
+                       f"version changes, or 304 after this many seconds (at most {LONG_POLL_MAX})",
+        "schema": {"type": "integer", "minimum": 0, "maximum": LONG_POLL_MAX}}
+STREAM_DESCRIPTION = (
+    "`text/event-stream`: a comment line at once; then, per log entry after the start version, an event "
+    "`id: <version>`, `event: entry`, `data: <the log entry as the caller sees it, as in get<Game>Log>`; a "
+    "`: keep-alive` comment at least every 15 s; after the game is over, `event: end` with "
+    "`data: {\"version\": V}`, and the stream closes. It also closes after an hour or when the store is lost: "
+    "reconnect with `Last-Event-ID`, nothing is missed or repeated.")
 IF_NONE_MATCH = {"in": "header", "name": "If-None-Match", "required": False,
                  "description": "an ETag from an earlier view: 304 if the view is unchanged",
                  "schema": {"type": "string"}}
@@ -468,9 +570,9 @@ def make_blueprint(engine: Engine, built: BuiltSchemas) -> Blueprint:
                      headers={"ETag": {"description": "names the version and the seat",
                                        "schema": {"type": "string"}}}),
         blp.alt_response(304, description="not modified since the ETag in If-None-Match"),
-        *_alt(blp, P401, P404, P503),
+        *_alt(blp, P401, P404, P422Q, P503),
         blp.doc(operationId=f"get{prefix}View", summary="A seat's view (with its token) or the spectator view",
-                parameters=[IF_NONE_MATCH], security=BEARER_OPTIONAL),
+                parameters=[IF_NONE_MATCH, WAIT], security=BEARER_OPTIONAL),
     )
     def view(game_id: str) -> Response:
         return game.view(game_id)
@@ -500,6 +602,21 @@ def make_blueprint(engine: Engine, built: BuiltSchemas) -> Blueprint:
     )
     def check(game_id: str) -> Response:
         return game.check(game_id)
+
+    @blp.route("/games/<string(maxlength=64):game_id>/events", methods=["GET"], endpoint="events")
+    @_documented(
+        *_alt(blp, P401, P404, P422Q, P503),
+        blp.doc(operationId=f"stream{prefix}Events", summary="The caller's log as a live stream (Server-Sent Events)",
+                parameters=[LAST_EVENT_ID, SINCE], security=BEARER_OPTIONAL,
+                responses={"200": {
+                    "description": STREAM_DESCRIPTION,
+                    "content": {"text/event-stream": {"schema": {"type": "string"}}},
+                    "headers": {"Cache-Control": {"description": "no-cache", "schema": {"type": "string"}},
+                                "X-Accel-Buffering": {"description": "`no`: proxies must not buffer the stream",
+                                                      "schema": {"type": "string"}}}}}),
+    )
+    def events(game_id: str) -> Response:
+        return game.events(game_id)
 
     @blp.route("/games/<string(maxlength=64):game_id>/log", methods=["GET"], endpoint="log")
     @_documented(

@@ -26,6 +26,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from service.live import LocalHub, RedisHub
+
 
 class StoreUnavailable(Exception):
     """The store cannot be reached; the request changed nothing and may be retried."""
@@ -46,6 +48,7 @@ class Loaded:
 
 class Store(Protocol):
     kind: str
+    hub: LocalHub  # rings this worker's waiters of a game when it has a new version (service.live)
 
     def ping(self) -> None: ...
 
@@ -85,15 +88,23 @@ def idem_key(game_id: str, key: str) -> str:
     return f"cardtable:idem:{{{game_id}}}:{key}"
 
 
-# KEYS: game, log, idem (optional). ARGV: expected, new version, snapshot, ttl, idem value, log entries...
+def events_channel(game_id: str) -> str:
+    """The pub/sub channel told each new version of a game (hash-tagged: its slot's shard)."""
+    return f"cardtable:events:{{{game_id}}}"
+
+
+# KEYS: game, log, idem (optional). ARGV: expected, new version, snapshot, ttl, idem value,
+# publish command (PUBLISH, or SPUBLISH on a cluster), channel, log entries...
+# The new version is published in the same script, so no commit is ever left untold.
 _COMMIT = """
 local cur = redis.call('HGET', KEYS[1], 'v')
 if not cur or cur ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 's', ARGV[3])
 redis.call('EXPIRE', KEYS[1], ARGV[4])
-for i = 6, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+for i = 8, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
 if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('EXPIRE', KEYS[2], ARGV[4]) end
 if KEYS[3] and ARGV[5] ~= '' then redis.call('SET', KEYS[3], ARGV[5], 'EX', ARGV[4]) end
+redis.call(ARGV[6], ARGV[7], ARGV[2])
 return 1
 """
 
@@ -110,15 +121,17 @@ end
 return v
 """
 
-# KEYS: game, log, idem (optional). ARGV: version, snapshot, ttl, idem value, log entries...
+# KEYS: game, log, idem (optional). ARGV: version, snapshot, ttl, idem value, publish command,
+# channel, log entries...
 _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'v', ARGV[1], 's', ARGV[2])
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 redis.call('DEL', KEYS[2])
-for i = 5, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+for i = 7, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
 if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('EXPIRE', KEYS[2], ARGV[3]) end
 if KEYS[3] and ARGV[4] ~= '' then redis.call('SET', KEYS[3], ARGV[4], 'EX', ARGV[3]) end
+redis.call(ARGV[5], ARGV[6], ARGV[1])
 return 1
 """
 
@@ -138,9 +151,12 @@ class RedisStore:
         self._no_script = redis.exceptions.NoScriptError
         self.client = client
         self.cluster = isinstance(client, RedisCluster)
+        # Sharded pub/sub on a cluster: a game's channel lives on its slot's node, like its keys.
+        self.publish = "SPUBLISH" if self.cluster else "PUBLISH"
         self.min_acks = min_acks
         # WAIT's own limit, in ms; kept below the socket timeout so WAIT answers first.
         self.wait_ms = max(1, int(wait_timeout * 1000))
+        self.hub: LocalHub = RedisHub(client, self.cluster, ready_timeout=wait_timeout * 2)
         self._commit = client.register_script(_COMMIT)
         self._create = client.register_script(_CREATE)
         self._get_replicated = client.register_script(_GET_REPLICATED)
@@ -227,7 +243,7 @@ class RedisStore:
     def create(self, game_id: str, snapshot: bytes, log: Sequence[bytes], ttl: int,
                idem: str | None = None, idem_value: bytes | None = None) -> bool:
         keys = [game_key(game_id), log_key(game_id)] + ([idem_key(game_id, idem)] if idem else [])
-        args = [len(log), snapshot, ttl, idem_value or b"", *log]
+        args = [len(log), snapshot, ttl, idem_value or b"", self.publish, events_channel(game_id), *log]
         return self._write(self._create, keys, args)
 
     def load(self, game_id: str) -> Loaded | None:
@@ -239,7 +255,8 @@ class RedisStore:
     def commit(self, game_id: str, expected: int, snapshot: bytes, log: Sequence[bytes], ttl: int,
                idem: str | None = None, idem_value: bytes | None = None) -> bool:
         keys = [game_key(game_id), log_key(game_id)] + ([idem_key(game_id, idem)] if idem else [])
-        args = [expected, expected + len(log), snapshot, ttl, idem_value or b"", *log]
+        args = [expected, expected + len(log), snapshot, ttl, idem_value or b"", self.publish,
+                events_channel(game_id), *log]
         return self._write(self._commit, keys, args)
 
     def log(self, game_id: str, start: int = 0, count: int | None = None) -> list[bytes]:
@@ -273,6 +290,7 @@ class MemoryStore:
         self._logs: dict[str, list[bytes]] = {}
         self._idem: dict[tuple[str, str], tuple[bytes, float]] = {}
         self._clock = clock
+        self.hub = LocalHub()
 
     def _alive(self, game_id: str) -> bool:
         got = self._games.get(game_id)
@@ -297,7 +315,8 @@ class MemoryStore:
             self._logs[game_id] = list(log)
             if idem and idem_value:
                 self._idem[(game_id, idem)] = (idem_value, expires)
-            return True
+        self.hub.notify(game_id)
+        return True
 
     def load(self, game_id: str) -> Loaded | None:
         with self._lock:
@@ -316,7 +335,8 @@ class MemoryStore:
             self._logs.setdefault(game_id, []).extend(log)
             if idem and idem_value:
                 self._idem[(game_id, idem)] = (idem_value, expires)
-            return True
+        self.hub.notify(game_id)
+        return True
 
     def log(self, game_id: str, start: int = 0, count: int | None = None) -> list[bytes]:
         with self._lock:

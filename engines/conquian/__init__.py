@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engines.core import EngineDefaults, Move, Result
+from engines.core import EngineDefaults, Event, Move, Result
 
+from . import migrations as _migrations
 from . import rules, view
 from .state import MOVE_TYPES, OPTIONS, ConquianState
 from .state import decode as decode_state
@@ -26,6 +27,8 @@ class ConquianEngine(EngineDefaults):
     options = OPTIONS
     provisional = False
     move_types = MOVE_TYPES
+    format = _migrations.FORMAT
+    migrations = _migrations.MIGRATIONS
 
     def new_game(
         self, players: int, options: Mapping[str, Any] | None, seed: str, deck: Sequence[str] | None = None
@@ -40,6 +43,9 @@ class ConquianEngine(EngineDefaults):
 
     def apply(self, state: ConquianState, seat: int, move: Move) -> ConquianState:
         return rules.apply(state, seat, move)
+
+    def apply_events(self, state: ConquianState, seat: int, move: Move) -> tuple[ConquianState, tuple[Event, ...]]:
+        return rules.apply_events(state, seat, move)
 
     def view(self, state: ConquianState, seat: int | None) -> dict[str, Any]:
         return view.view(state, seat)

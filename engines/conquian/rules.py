@@ -13,12 +13,14 @@ from typing import Any
 
 from engines.cards import rank_of, remove_cards, shuffled
 from engines.core import (
+    Event,
     IllegalMove,
     InvalidOptions,
     Move,
     Result,
     check_deck,
     check_players,
+    game_over_event,
     resolve_options,
 )
 
@@ -341,15 +343,68 @@ def _check_meld(state: ConquianState, seat: int, move: ConquianMeld) -> tuple[Ar
     return canonical(melds), hand_used, has_card
 
 
-def _offer_to(state: ConquianState, receiver: int, card: str) -> ConquianState:
-    """Make ``card`` the offer to ``receiver``; open force window F1 if it fits his melds."""
+def _offer_to(state: ConquianState, receiver: int, card: str, ev: list[Event] | None) -> ConquianState:
+    """Make ``card`` the offer to ``receiver``; open force window F1 if it fits his melds (section 5)."""
     assert state.offer is None
     force = state.rules.forcing_enabled and fits(state, receiver, card)
+    if force and ev is not None:
+        ev.append(Event("force_window", {"seat": other(receiver), "player": receiver, "card": card,
+                                         "window": "offer"}))
     return replace(state, turn=receiver, offer=card, face_up=None, phase=FORCE_OFFER if force else CHOOSE)
+
+
+def _is_layoff(old: Arrangement, new: Arrangement) -> bool:
+    """Whether ``new`` only adds cards to the melds of ``old``: as many melds, each old meld inside its
+    own new one (nothing split, joined or moved)."""
+    if not old or len(old) != len(new):
+        return False
+    home = {c: i for i, m in enumerate(new) for c in m}
+    used = set()
+    for m in old:
+        i = home[m[0]]
+        if i in used or any(home[c] != i for c in m):
+            return False
+        used.add(i)
+    return True
+
+
+_SOURCE = {CHOOSE: "offer", TURNED: "turned", FORCED: "forced"}
+
+
+def _meld_event(state: ConquianState, seat: int, arrangement: Arrangement, hand_used: tuple[str, ...],
+                has_card: bool) -> Event:
+    """``laid_off`` when the move only extends the seat's melds, ``melded`` otherwise (seeds/conquian.md 11)."""
+    old = state.melds[seat]
+    card = (state.offer if state.phase == CHOOSE else state.face_up) if has_card else None
+    used = set(hand_used)
+    cards = [c for c in state.hands[seat] if c in used]  # in hand order, whatever order was posted
+    if card is not None:
+        cards.insert(0, card)
+    return Event("laid_off" if _is_layoff(old, arrangement) else "melded", {
+        "seat": seat,
+        "card": card,
+        "source": _SOURCE[state.phase] if has_card else "hand",
+        "cards": cards,
+        "melds": [list(m) for m in arrangement],
+        "melded_count": sum(len(m) for m in arrangement),
+    })
 
 
 def apply(state: ConquianState, seat: int, move: Move) -> ConquianState:
     """The state after ``seat`` makes ``move`` (seeds/conquian.md 4-6); IllegalMove otherwise."""
+    return _apply(state, seat, move, None)
+
+
+def apply_events(state: ConquianState, seat: int, move: Move) -> tuple[ConquianState, tuple[Event, ...]]:
+    """``apply`` and the events the move caused, in order (seeds/conquian.md 11)."""
+    ev: list[Event] = []
+    after = _apply(state, seat, move, ev)
+    return after, tuple(ev)
+
+
+def _apply(state: ConquianState, seat: int, move: Move, ev: list[Event] | None) -> ConquianState:
+    """The rules of a move; when ``ev`` is a list, what the move causes is appended to it as events
+    (every event is public: only the cards of a new deal are private, section 11)."""
     if state.phase == OVER:
         raise IllegalMove("game_over", "the match is over")
     if seat not in to_move(state):
@@ -357,6 +412,8 @@ def apply(state: ConquianState, seat: int, move: Move) -> ConquianState:
     phase = state.phase
     if isinstance(move, ConquianMeld):
         arrangement, hand_used, has_card = _check_meld(state, seat, move)
+        if ev is not None:
+            ev.append(_meld_event(state, seat, arrangement, hand_used, has_card))
         hands = list(state.hands)
         rest = remove_cards(state.hands[seat], hand_used)
         assert rest is not None
@@ -368,61 +425,105 @@ def apply(state: ConquianState, seat: int, move: Move) -> ConquianState:
             return after
         after = replace(after, offer=None, face_up=None)
         if len(melded_cards(arrangement)) == WINNING_MELD_COUNT:
-            return _end_deal(after, seat)
+            return _end_deal(after, seat, ev)
         return replace(after, phase=DISCARD)
     if isinstance(move, ConquianDraw):
         if phase != CHOOSE:
             raise _wrong_phase(move, state)
         if not state.stock:
             raise IllegalMove("stock_empty", "the stock is empty; take the offered card or pass")
+        card = state.stock[0]
+        if ev is not None:
+            if state.offer is not None:
+                ev.append(Event("buried", {"seat": seat, "card": state.offer}))
+            ev.append(Event("turned", {"seat": seat, "card": card, "stock_count": len(state.stock) - 1}))
         dead = state.dead if state.offer is None else (*state.dead, state.offer)
-        return replace(state, phase=TURNED, face_up=state.stock[0], stock=state.stock[1:], offer=None, dead=dead)
+        return replace(state, phase=TURNED, face_up=card, stock=state.stock[1:], offer=None, dead=dead)
     if isinstance(move, ConquianReject):
         if phase != TURNED:
             raise _wrong_phase(move, state)
         card = state.face_up
         assert card is not None
+        if ev is not None:
+            ev.append(Event("rejected", {"seat": seat, "card": card}))
         if state.rules.forcing_enabled and fits(state, seat, card):
+            if ev is not None:
+                ev.append(Event("force_window", {"seat": other(seat), "player": seat, "card": card,
+                                                 "window": "reject"}))
             return replace(state, phase=FORCE_REJECT)
-        return _offer_to(replace(state, face_up=None), other(seat), card)
+        return _offer_to(replace(state, face_up=None), other(seat), card, ev)
     if isinstance(move, ConquianDiscard):
         if phase != DISCARD:
             raise _wrong_phase(move, state)
         hand = state.hands[seat]
         if not isinstance(move.card, str) or move.card not in hand:
             raise IllegalMove("card_not_in_hand", f"{move.card} is not in your hand")
+        if ev is not None:
+            ev.append(Event("discarded", {"seat": seat, "card": move.card}))
         hands = list(state.hands)
         hands[seat] = tuple(c for c in hand if c != move.card)
-        return _offer_to(replace(state, hands=(hands[0], hands[1])), other(seat), move.card)
+        return _offer_to(replace(state, hands=(hands[0], hands[1])), other(seat), move.card, ev)
     if isinstance(move, ConquianPass):
         if phase != CHOOSE:
             raise _wrong_phase(move, state)
         if state.stock:
             raise IllegalMove("stock_not_empty", "passing is allowed only when the stock is empty")
-        return _end_deal(state, None)
-    if isinstance(move, ConquianForce):
-        if phase == FORCE_OFFER:
-            return replace(state, phase=FORCED, face_up=state.offer, offer=None)
-        if phase == FORCE_REJECT:
-            return replace(state, phase=FORCED)
-        raise _wrong_phase(move, state)
-    if isinstance(move, ConquianDeclineForce):
+        if ev is not None:
+            ev.append(Event("passed", {"seat": seat, "card": state.offer}))
+        return _end_deal(state, None, ev)
+    if isinstance(move, ConquianForce | ConquianDeclineForce):
+        if phase not in (FORCE_OFFER, FORCE_REJECT):
+            raise _wrong_phase(move, state)
+        card = state.offer if phase == FORCE_OFFER else state.face_up
+        assert card is not None
+        forcing = isinstance(move, ConquianForce)
+        if ev is not None:
+            ev.append(Event("forced" if forcing else "force_declined", {"seat": seat, "player": state.turn,
+                                                                         "card": card}))
+        if forcing:
+            return replace(state, phase=FORCED, face_up=card, offer=None)
         if phase == FORCE_OFFER:
             return replace(state, phase=CHOOSE)
-        if phase == FORCE_REJECT:
-            card = state.face_up
-            assert card is not None
-            return _offer_to(replace(state, face_up=None), other(state.turn), card)
-        raise _wrong_phase(move, state)
+        return _offer_to(replace(state, face_up=None), other(state.turn), card, ev)
     raise IllegalMove("malformed_move", f"not a Conquian move: {move!r}")
 
 
 # --- end of a deal and of the match (seeds/conquian.md 6) -----------------------------------------
 
 
-def _end_deal(state: ConquianState, winner: int | None) -> ConquianState:
-    """Score the deal, then end the match or deal the next deal."""
+def deal_summary_json(summary: DealSummary) -> dict[str, Any]:
+    """The finished deal as the view's ``last_deal`` and the ``deal_ended`` event show it: the final
+    table, the hands as shown (a hand is never shown: null, an empty one is ``[]``), and the score
+    breakdown per seat, which sums to ``points`` (seeds/conquian.md 6.4, 11)."""
+    points = [summary.stake if seat == summary.winner else 0 for seat in (0, 1)]
+    return {
+        "deal": summary.deal,
+        "dealer": summary.dealer,
+        "outcome": summary.outcome,
+        "winner": summary.winner,
+        "stake": summary.stake,
+        "melds": [[list(m) for m in a] for a in summary.melds],
+        "stock_left": summary.stock_left,
+        "hand_counts": list(summary.hand_counts),
+        "hands": [[] if n == 0 else None for n in summary.hand_counts],
+        "dead": None if summary.dead is None else list(summary.dead),
+        "discard": summary.discard,
+        "breakdown": [{"won_deal": p} for p in points],
+        "points": points,
+        "scores": list(summary.scores),
+    }
+
+
+def _end_deal(state: ConquianState, winner: int | None, ev: list[Event] | None) -> ConquianState:
+    """Score the deal, then end the match or deal the next deal (section 6)."""
     units = stake(state)
+    r = state.rules
+    if winner is None:
+        scores = state.scores
+    else:
+        s = list(state.scores)
+        s[winner] += units
+        scores = (s[0], s[1])
     summary = DealSummary(
         deal=state.deal,
         dealer=state.dealer,
@@ -431,22 +532,23 @@ def _end_deal(state: ConquianState, winner: int | None) -> ConquianState:
         stake=units,
         melds=state.melds,
         stock_left=len(state.stock),
+        hand_counts=(len(state.hands[0]), len(state.hands[1])),
+        dead=state.dead,
+        discard=state.offer,
+        scores=scores,
     )
-    r = state.rules
+    if ev is not None:
+        ev.append(Event("deal_ended", deal_summary_json(summary)))
     if winner is None:
-        scores = state.scores
         after = replace(
             state, last_deal=summary, draws_in_a_row=state.draws_in_a_row + 1, drawn_deals=state.drawn_deals + 1
         )
     else:
-        s = list(state.scores)
-        s[winner] += units
-        scores = (s[0], s[1])
         after = replace(state, last_deal=summary, scores=scores, draws_in_a_row=0)
     if winner is not None and scores[winner] >= r.target:
-        return replace(after, phase=OVER, end="target")
+        return _game_over(replace(after, phase=OVER, end="target"), ev)
     if r.max_deals is not None and state.deal >= r.max_deals:
-        return replace(after, phase=OVER, end="max_deals")
+        return _game_over(replace(after, phase=OVER, end="max_deals"), ev)
     if winner is None or r.dealer_rotation == "alternate":
         dealer = other(state.dealer)
     elif r.dealer_rotation == "loser_deals":
@@ -454,7 +556,20 @@ def _end_deal(state: ConquianState, winner: int | None) -> ConquianState:
     else:
         dealer = winner
     cards = shuffled(DECK, state.seed, f"deal/{state.deal + 1}")
-    return _start_deal(after, dealer, cards)
+    nxt = _start_deal(after, dealer, cards)
+    if ev is not None:
+        ev.append(Event("dealt", {"deal": nxt.deal, "dealer": dealer, "turn": nxt.turn, "stake": stake(nxt),
+                                  "hand_counts": [len(h) for h in nxt.hands], "stock_count": len(nxt.stock)},
+                        {0: {"cards": list(nxt.hands[0])}, 1: {"cards": list(nxt.hands[1])}}))
+    return nxt
+
+
+def _game_over(state: ConquianState, ev: list[Event] | None) -> ConquianState:
+    if ev is not None:
+        res = result(state)
+        assert res is not None
+        ev.append(game_over_event(res))
+    return state
 
 
 def result(state: ConquianState) -> Result | None:

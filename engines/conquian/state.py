@@ -144,7 +144,8 @@ class Rules:
 
 @dataclass(frozen=True)
 class DealSummary:
-    """How the last finished deal ended (public facts only; the hands are never shown)."""
+    """How the last finished deal ended: its final table and score (public facts only; the hands
+    are never shown, seeds/conquian.md 6.4 and 7)."""
 
     deal: int  # 1-based number of the deal
     dealer: int
@@ -153,6 +154,10 @@ class DealSummary:
     stake: int  # units the deal was worth (won by the winner, carried over when drawn)
     melds: tuple[Arrangement, Arrangement]
     stock_left: int
+    hand_counts: tuple[int, int]  # cards left in each hand (the winner's is 0)
+    dead: tuple[str, ...] | None  # the buried discards at the end; None for deals ended before format 2
+    discard: str | None  # the card left face up on the pile (the offer passed in a drawn deal)
+    scores: tuple[int, int]  # the match units after the deal
 
 
 @dataclass(frozen=True)
@@ -303,6 +308,10 @@ def encode(state: ConquianState) -> dict[str, Any]:
             "stake": ld.stake,
             "melds": [[list(m) for m in a] for a in ld.melds],
             "stock_left": ld.stock_left,
+            "hand_counts": list(ld.hand_counts),
+            "dead": None if ld.dead is None else list(ld.dead),
+            "discard": ld.discard,
+            "scores": list(ld.scores),
         },
         "end": state.end,
     }
@@ -341,6 +350,10 @@ def decode(data: Mapping[str, Any]) -> ConquianState:
             stake=ld["stake"],
             melds=(_arr(ld["melds"][0]), _arr(ld["melds"][1])),
             stock_left=ld["stock_left"],
+            hand_counts=(ld["hand_counts"][0], ld["hand_counts"][1]),
+            dead=None if ld["dead"] is None else tuple(ld["dead"]),
+            discard=ld["discard"],
+            scores=(ld["scores"][0], ld["scores"][1]),
         ),
         end=data["end"],
     )

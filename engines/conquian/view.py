@@ -13,7 +13,7 @@ from typing import Any
 from engines.core import Move
 
 from .melds import Arrangement, melded_cards
-from .rules import _meld_target, stake, to_move
+from .rules import _meld_target, deal_summary_json, stake, to_move
 from .state import OVER, ConquianState
 
 
@@ -57,17 +57,7 @@ def view(state: ConquianState, seat: int | None) -> dict[str, Any]:
         "hand_counts": [len(h) for h in state.hands],
         "hand": None if seat is None else list(state.hands[seat]),
         "meld_rule": _meld_rule(state, seat),
-        "last_deal": None
-        if ld is None
-        else {
-            "deal": ld.deal,
-            "dealer": ld.dealer,
-            "outcome": ld.outcome,
-            "winner": ld.winner,
-            "stake": ld.stake,
-            "melds": [_arrangement(a) for a in ld.melds],
-            "stock_left": ld.stock_left,
-        },
+        "last_deal": None if ld is None else deal_summary_json(ld),
         "end": state.end if state.phase == OVER else None,
     }
 

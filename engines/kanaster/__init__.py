@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from engines.core import JSON, EngineDefaults, Move, Result
+from engines.core import JSON, EngineDefaults, Event, Move, Result
 
 from . import migrations as _migrations
 from . import rules, view
@@ -44,6 +44,9 @@ class KanasterEngine(EngineDefaults):
 
     def apply(self, state: KanasterState, seat: int, move: Move) -> KanasterState:
         return rules.apply(state, seat, move)
+
+    def apply_events(self, state: KanasterState, seat: int, move: Move) -> tuple[KanasterState, tuple[Event, ...]]:
+        return rules.apply_events(state, seat, move)
 
     def view(self, state: KanasterState, seat: int | None) -> dict[str, JSON]:
         return view.view(state, seat)

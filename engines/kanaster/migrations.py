@@ -1,7 +1,8 @@
 """Snapshot format steps of Kanaster (issue 16's contract; seeds/kanaster.md section 17).
 
 Format 1 is everything released before issue 17. Format 2 bounds a match by hands: the rules
-gain ``hand_cap`` and ``max_turns`` no longer defaults to 3,000.
+gain ``hand_cap`` and ``max_turns`` no longer defaults to 3,000. Format 3 (issue 12) keeps the last
+finished hand's final table and the totals after it in ``last_hand``.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Any
 
 from .state import HAND_CAP
 
-FORMAT = 2  # the state format this code writes (format 1 = everything released so far)
+FORMAT = 3  # the state format this code writes (format 1 = everything released before issue 17)
 
 #: The old default of ``max_turns``: a game stored with it did not choose it (issue 17 asks that a
 #: match to the target is no longer aborted by turns).
@@ -36,4 +37,21 @@ def state_1_to_2(data: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-MIGRATIONS = {1: state_1_to_2}  # old format -> function giving the next format
+def state_2_to_3(data: dict[str, Any]) -> dict[str, Any]:
+    """Pure: an encoded state of format 2 -> the same game in format 3 (issue 12, seeds section 17).
+
+    ``last_hand`` gains ``totals``, the cumulative totals written after that hand: they are the
+    state's ``scores``, which change only when a hand ends, so they are exact; and ``table``, the
+    hand's final table, which format 2 did not keep (the next hand was dealt over it): null, shown
+    as such. Nothing else changes.
+    """
+    out = copy.deepcopy(data)
+    last = out["last_hand"]
+    if last is not None:
+        assert "table" not in last, "not a format-2 state"
+        last["totals"] = list(out["scores"])
+        last["table"] = None
+    return out
+
+
+MIGRATIONS = {1: state_1_to_2, 2: state_2_to_3}  # old format -> function giving the next format

@@ -15,15 +15,18 @@ from typing import Any
 
 from engines.cards import is_card, shuffled, standard_deck
 from engines.core import (
+    Event,
     IllegalMove,
     InvalidOptions,
     Move,
     Result,
     check_deck,
     check_players,
+    game_over_event,
     resolve_options,
 )
 
+from . import events
 from .candidates import new_meld_candidates, round_robin, single_meld_candidates
 from .melds import (
     BLACK_THREE_RANK,
@@ -49,10 +52,15 @@ from .state import (
     PLAY,
     PLAYERS,
     HandRecord,
+    HandTable,
     KanasterState,
     Meld,
     Rules,
 )
+
+#: Where a move's events go, in order, while the rules apply it; None (``apply``, the listing of
+#: legal moves) builds none, so that the hot path pays nothing for them (section 18).
+Events = list[Event] | None
 
 # --- setup (section 3) ---------------------------------------------------------------------
 
@@ -142,8 +150,10 @@ def new_game(players: int, options: Mapping[str, Any] | None, seed: str, deck: S
     return _start_hand(base, 1, 0, order)
 
 
-def _start_hand(state: KanasterState, number: int, dealer: int, deck: Sequence[str]) -> KanasterState:
-    """Deal hand ``number``; the player left of the dealer begins (section 3)."""
+def _start_hand(state: KanasterState, number: int, dealer: int, deck: Sequence[str], ev: Events = None
+                ) -> KanasterState:
+    """Deal hand ``number``; the player left of the dealer begins (section 3). Events: ``dealt``,
+    ``turned``, then the first player's red 3s."""
     hands, talon, pile, cut = deal(state.players, state.rules, deck, dealer)
     empty = tuple(() for _ in range(state.players))
     fresh = replace(
@@ -158,18 +168,21 @@ def _start_hand(state: KanasterState, number: int, dealer: int, deck: Sequence[s
         red_threes=empty,
         started=(False,) * state.players,
     )
-    return _start_turn(fresh, (dealer + 1) % state.players)
+    if ev is not None:
+        ev.extend(events.dealt(fresh))
+    return _start_turn(fresh, (dealer + 1) % state.players, ev)
 
 
 # --- red 3s (section 4) --------------------------------------------------------------------
 
 
 def _receive(
-    hand: Sequence[str], talon: tuple[str, ...], area: tuple[str, ...], incoming: Sequence[str]
+    hand: Sequence[str], talon: tuple[str, ...], area: tuple[str, ...], incoming: Sequence[str], seat: int,
+    ev: Events,
 ) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], int]:
-    """Put ``incoming`` talon cards into the hand; each red 3 among them is laid out and
-    replaced by the next talon card (again and again). Returns (hand, talon, red 3 area,
-    number of cards that reached the hand)."""
+    """Put ``incoming`` talon cards into ``seat``'s hand; each red 3 among them is laid out and
+    replaced by the next talon card (again and again; a ``red_three`` event each time). Returns
+    (hand, talon, red 3 area, number of cards that reached the hand)."""
     cards = list(hand)
     reds = list(area)
     received = 0
@@ -182,10 +195,12 @@ def _receive(
         reds.extend(new_reds)
         pending = list(talon[: len(new_reds)])
         talon = talon[len(new_reds):]
+        if new_reds and ev is not None:
+            ev.append(events.red_three(seat, new_reds, pending, events.FROM_TALON))
     return sort_hand(cards), talon, tuple(reds), received
 
 
-def _start_turn(state: KanasterState, seat: int) -> KanasterState:
+def _start_turn(state: KanasterState, seat: int, ev: Events = None) -> KanasterState:
     """Begin ``seat``'s turn. At a player's first turn of the hand his red 3s are laid out and
     replaced from the talon ("beim ersten Ausspielen ... herausgelegt und durch eine Neue vom
     Talon ersetzt"), so that he starts with a full hand."""
@@ -199,7 +214,10 @@ def _start_turn(state: KanasterState, seat: int) -> KanasterState:
         return replace(state, started=started)
     keep = [c for c in hand if not is_red_three(c)]
     area = state.red_threes[seat] + tuple(reds)
-    new_hand, talon, area, _ = _receive(keep, state.talon[len(reds):], area, state.talon[: len(reds)])
+    replacements = state.talon[: len(reds)]
+    if ev is not None:
+        ev.append(events.red_three(seat, reds, replacements, events.FROM_HAND))
+    new_hand, talon, area, _ = _receive(keep, state.talon[len(reds):], area, replacements, seat, ev)
     return replace(
         state,
         started=started,
@@ -322,25 +340,31 @@ def _pile_rest(state: KanasterState) -> tuple[tuple[str, ...], tuple[str, ...]]:
 # --- moves (section 5) ------------------------------------------------------------------------
 
 
-def _draw(state: KanasterState, seat: int, move: Draw) -> KanasterState:
+def _draw(state: KanasterState, seat: int, move: Draw, ev: Events) -> KanasterState:
     """Take the talon's top card; red 3s are laid out and replaced. If the talon runs out while
     replacing, so that no card reaches the hand, the hand ends at once (section 11)."""
     _require_turn(state, seat, DRAW)
     if not state.talon:
         raise IllegalMove("talon_empty", "the talon is empty: take the pile or end the hand")
+    if ev is not None:
+        ev.append(events.drew(seat, state.talon[:1]))
     hand, talon, area, received = _receive(state.hands[seat], state.talon[1:], state.red_threes[seat],
-                                           state.talon[:1])
+                                           state.talon[:1], seat, ev)
     state = replace(state, hands=_set(state.hands, seat, hand), talon=talon,
                     red_threes=_set(state.red_threes, seat, area))
     if received == 0:
-        return _end_hand(state, None, False)
+        return _end_hand(state, None, False, ev)
     return replace(state, phase=PLAY)
 
 
-def _take(state: KanasterState, seat: int, hand: tuple[str, ...], melds: tuple[Meld, ...], first: bool
-          ) -> KanasterState:
+def _take(state: KanasterState, seat: int, hand: tuple[str, ...], melds: tuple[Meld, ...], first: bool,
+          ev: Events) -> KanasterState:
     """The pile goes into the hand (red 3s in it are laid out, not replaced; section 4)."""
     normal, reds = _pile_rest(state)
+    if ev is not None:
+        ev.append(events.took_pile(seat, state.pile[-1], normal))
+        if reds:
+            ev.append(events.red_three(seat, reds, (), events.FROM_PILE))
     return replace(
         state,
         hands=_set(state.hands, seat, sort_hand(hand + normal)),
@@ -354,7 +378,7 @@ def _take(state: KanasterState, seat: int, hand: tuple[str, ...], melds: tuple[M
     )
 
 
-def _take_pile(state: KanasterState, seat: int, move: TakePile) -> KanasterState:
+def _take_pile(state: KanasterState, seat: int, move: TakePile, ev: Events) -> KanasterState:
     """Take the pile by melding its top card with at least two hand cards; a first meld must
     reach the minimum with the cards of this move (section 5.2)."""
     _require_turn(state, seat, DRAW)
@@ -378,10 +402,12 @@ def _take_pile(state: KanasterState, seat: int, move: TakePile) -> KanasterState
     normal, _ = _pile_rest(state)
     canasta = has_canasta(state, seat) or any(is_canasta(m) for m in new)
     _check_remaining(rest + normal, canasta, any(m.rank == BLACK_THREE_RANK for m in new))
-    return _take(state, seat, rest, state.melds + new, first)
+    if ev is not None:
+        ev.append(events.melded(seat, tuple(enumerate(new, len(state.melds)))))
+    return _take(state, seat, rest, state.melds + new, first, ev)
 
 
-def _take_pile_lay_off(state: KanasterState, seat: int, move: TakePileLayOff) -> KanasterState:
+def _take_pile_lay_off(state: KanasterState, seat: int, move: TakePileLayOff, ev: Events) -> KanasterState:
     """Take the pile by laying its top card onto one of the mover's melds (section 5.2)."""
     _require_turn(state, seat, DRAW)
     block = pile_block(state, seat)
@@ -398,10 +424,12 @@ def _take_pile_lay_off(state: KanasterState, seat: int, move: TakePileLayOff) ->
     normal, _ = _pile_rest(state)
     canasta = has_canasta(state, seat) or is_canasta(grown)
     _check_remaining(state.hands[seat] + normal, canasta, False)
-    return _take(state, seat, state.hands[seat], _set(state.melds, move.meld, grown), False)
+    if ev is not None:
+        ev.append(events.laid_off(seat, move.meld, (top,), grown))
+    return _take(state, seat, state.hands[seat], _set(state.melds, move.meld, grown), False, ev)
 
 
-def _meld(state: KanasterState, seat: int, move: MeldCards) -> KanasterState:
+def _meld(state: KanasterState, seat: int, move: MeldCards, ev: Events) -> KanasterState:
     """Lay out new melds from the hand; the first meld of the hand must reach the minimum in this
     one move (section 8)."""
     _require_turn(state, seat, PLAY)
@@ -417,6 +445,8 @@ def _meld(state: KanasterState, seat: int, move: MeldCards) -> KanasterState:
         exempt = state.rules.concealed_exempt_from_minimum and not state.took_pile and len(rest) == 1
         if not exempt:
             _check_minimum(state, seat, cards)
+    if ev is not None:
+        ev.append(events.melded(seat, tuple(enumerate(new, len(state.melds)))))
     return replace(
         state,
         hands=_set(state.hands, seat, rest),
@@ -425,7 +455,7 @@ def _meld(state: KanasterState, seat: int, move: MeldCards) -> KanasterState:
     )
 
 
-def _lay_off(state: KanasterState, seat: int, move: LayOff) -> KanasterState:
+def _lay_off(state: KanasterState, seat: int, move: LayOff, ev: Events) -> KanasterState:
     """Add hand cards to one of the mover's own melds (section 6)."""
     _require_turn(state, seat, PLAY)
     _require_meld_allowed(state)
@@ -437,10 +467,12 @@ def _lay_off(state: KanasterState, seat: int, move: LayOff) -> KanasterState:
     rest = take(state.hands[seat], cards)
     canasta = has_canasta(state, seat) or is_canasta(grown)
     _check_remaining(rest, canasta, meld.rank == BLACK_THREE_RANK)
+    if ev is not None:
+        ev.append(events.laid_off(seat, move.meld, cards, grown))
     return replace(state, hands=_set(state.hands, seat, rest), melds=_set(state.melds, move.meld, grown))
 
 
-def _tuck(state: KanasterState, seat: int, move: Tuck) -> KanasterState:
+def _tuck(state: KanasterState, seat: int, move: Tuck, ev: Events) -> KanasterState:
     """Tuck blocking cards that came with the pile this turn under a canasta of their rank;
     they stay there without effect (section 7)."""
     _require_turn(state, seat, PLAY)
@@ -463,6 +495,8 @@ def _tuck(state: KanasterState, seat: int, move: Tuck) -> KanasterState:
         raise IllegalMove("not_from_pile", "only cards taken with the pile this turn may be tucked")
     _check_remaining(rest, has_canasta(state, seat), False)
     grown = replace(meld, tucked=sort_hand(meld.tucked + cards))
+    if ev is not None:
+        ev.append(events.tucked(seat, move.meld, cards))
     return replace(
         state,
         hands=_set(state.hands, seat, rest),
@@ -471,19 +505,21 @@ def _tuck(state: KanasterState, seat: int, move: Tuck) -> KanasterState:
     )
 
 
-def _discard(state: KanasterState, seat: int, move: Discard) -> KanasterState:
+def _discard(state: KanasterState, seat: int, move: Discard, ev: Events) -> KanasterState:
     """Discard one card: the turn ends; the last card of the hand is going out (section 5.4)."""
     _require_turn(state, seat, PLAY)
     (card,) = _cards_arg((move.card,))
     rest = take(state.hands[seat], (card,))
     state = replace(state, hands=_set(state.hands, seat, rest), pile=state.pile + (card,))
+    if ev is not None:
+        ev.append(events.discarded(seat, card))
     if not rest:
         assert has_canasta(state, seat), "a hand of one card without a canasta cannot reach the discard"
-        return _end_hand(state, seat, state.first_meld_turn)
-    return _end_turn(state)
+        return _end_hand(state, seat, state.first_meld_turn, ev)
+    return _end_turn(state, ev)
 
 
-def _end_hand_move(state: KanasterState, seat: int, move: EndHand) -> KanasterState:
+def _end_hand_move(state: KanasterState, seat: int, move: EndHand, ev: Events) -> KanasterState:
     """With the talon empty the player to move may decline the pile: the hand ends (section 11).
     With stock_exhausted=forced_lay_off he must take it when its top card fits one of his melds."""
     _require_turn(state, seat, DRAW)
@@ -493,10 +529,10 @@ def _end_hand_move(state: KanasterState, seat: int, move: EndHand) -> KanasterSt
         for i, m in enumerate(state.melds):
             if m.owner == seat and _accepts(state, seat, TakePileLayOff(i)):
                 raise IllegalMove("must_take_pile", "the pile's top card fits one of your melds: take the pile")
-    return _end_hand(state, None, False)
+    return _end_hand(state, None, False, ev)
 
 
-_APPLY: dict[type[Move], Callable[[KanasterState, int, Any], KanasterState]] = {
+_APPLY: dict[type[Move], Callable[[KanasterState, int, Any, Events], KanasterState]] = {
     Draw: _draw,
     TakePile: _take_pile,
     TakePileLayOff: _take_pile_lay_off,
@@ -508,12 +544,30 @@ _APPLY: dict[type[Move], Callable[[KanasterState, int, Any], KanasterState]] = {
 }
 
 
-def apply(state: KanasterState, seat: int, move: Move) -> KanasterState:
-    """The state after ``seat`` makes ``move``; IllegalMove (and nothing changed) otherwise."""
+def _apply(state: KanasterState, seat: int, move: Move, ev: Events) -> KanasterState:
     handler = _APPLY.get(type(move))
     if handler is None:
         raise IllegalMove("malformed_move", "not a move of Kanaster")
-    return handler(state, seat, move)
+    return handler(state, seat, move, ev)
+
+
+def apply(state: KanasterState, seat: int, move: Move) -> KanasterState:
+    """The state after ``seat`` makes ``move``; IllegalMove (and nothing changed) otherwise."""
+    return _apply(state, seat, move, None)
+
+
+def apply_events(state: KanasterState, seat: int, move: Move) -> tuple[KanasterState, tuple[Event, ...]]:
+    """``apply`` and the events the move caused, in order (section 18): the move's own effect, then
+    what the rules do by themselves (red 3s laid out and replaced, the count of a hand, the next
+    deal), and ``game_over`` last when the match ends. The state is the one ``apply`` returns: both
+    run the same rules, ``apply`` only without collecting events."""
+    ev: list[Event] = []
+    after = _apply(state, seat, move, ev)
+    if after.over:
+        over = result(after)
+        assert over is not None
+        ev.append(game_over_event(over))
+    return after, tuple(ev)
 
 
 def _accepts(state: KanasterState, seat: int, move: Move) -> bool:
@@ -538,18 +592,20 @@ def _capped(state: KanasterState) -> bool:
     return cap is not None and state.turns >= cap
 
 
-def _end_turn(state: KanasterState) -> KanasterState:
+def _end_turn(state: KanasterState, ev: Events) -> KanasterState:
     state = replace(state, turns=state.turns + 1)
     if _capped(state):
         return replace(state, phase=ABORTED)
-    return _start_turn(state, (state.current + 1) % state.players)
+    return _start_turn(state, (state.current + 1) % state.players, ev)
 
 
-def _end_hand(state: KanasterState, went_out: int | None, concealed: bool) -> KanasterState:
+def _end_hand(state: KanasterState, went_out: int | None, concealed: bool, ev: Events) -> KanasterState:
     """Count the hand, write the totals, and either end the match or deal the next hand.
 
     Red 3s still in a hand (a player who never had his first turn) are laid out for the count.
     The match ends after a hand in which a total reaches the target, or after ``max_hands``.
+    The record keeps the final table for the view until the next hand ends; events: those red 3s,
+    ``hand_ended``, then the next deal's (section 18).
     """
     hands = list(state.hands)
     reds = list(state.red_threes)
@@ -558,16 +614,22 @@ def _end_hand(state: KanasterState, went_out: int | None, concealed: bool) -> Ka
         if found:
             hands[s] = tuple(c for c in hands[s] if not is_red_three(c))
             reds[s] = reds[s] + found
+            if ev is not None:
+                ev.append(events.red_three(s, found, (), events.AT_COUNT))
     seats = score_hand(state.players, state.melds, hands, reds, went_out, concealed, state.rules)
     totals = tuple(a + b.total for a, b in zip(state.scores, seats, strict=True))
     history = state.history + (tuple(s.total for s in seats),)
+    record = HandRecord(state.hand_number, went_out, concealed, seats, totals,
+                        HandTable(state.melds, tuple(reds), state.pile, len(state.talon)))
+    if ev is not None:
+        ev.append(events.hand_ended(record))
     state = replace(
         state,
         hands=tuple(hands),
         red_threes=tuple(reds),
         scores=totals,
         history=history,
-        last_hand=HandRecord(state.hand_number, went_out, concealed, seats),
+        last_hand=record,
         turns=state.turns + 1,
         took_pile=False,
         pile_taken=(),
@@ -580,7 +642,7 @@ def _end_hand(state: KanasterState, went_out: int | None, concealed: bool) -> Ka
         return replace(state, phase=ABORTED)
     number = state.hand_number + 1
     deck = shuffled(full_deck(rules), state.seed, f"deal/{number}")
-    return _start_hand(state, number, (state.dealer + 1) % state.players, deck)
+    return _start_hand(state, number, (state.dealer + 1) % state.players, deck, ev)
 
 
 def result(state: KanasterState) -> Result | None:

@@ -124,13 +124,27 @@ class SeatScore:
 
 
 @dataclass(frozen=True)
+class HandTable:
+    """The table as a finished hand left it (section 9): the melds, every seat's red 3s (those
+    laid out for the count included), the pile with the final discard on top, the talon's size."""
+
+    melds: tuple[Meld, ...]
+    red_threes: tuple[tuple[str, ...], ...]
+    pile: tuple[str, ...]
+    talon_count: int
+
+
+@dataclass(frozen=True)
 class HandRecord:
-    """The summary of a finished hand."""
+    """The summary of a finished hand: its count, the totals after it and its final table (None
+    for a hand finished before snapshot format 3, which did not keep it; section 17)."""
 
     number: int  # 1-based
     went_out: int | None  # seat that went out; None = the talon ran out
     concealed: bool  # went out in the turn of the first meld (200)
     seats: tuple[SeatScore, ...]
+    totals: tuple[int, ...]  # cumulative totals written after this hand
+    table: HandTable | None
 
 
 @dataclass(frozen=True)
@@ -186,6 +200,14 @@ def _cards(data: Any) -> tuple[str, ...]:
     return tuple(data)
 
 
+def _encode_melds(melds: tuple[Meld, ...]) -> list[list[Any]]:
+    return [[m.owner, m.rank, list(m.cards), list(m.tucked)] for m in melds]
+
+
+def _decode_melds(data: Any) -> tuple[Meld, ...]:
+    return tuple(Meld(o, r, _cards(c), _cards(t)) for o, r, c, t in data)
+
+
 def encode_state(s: KanasterState) -> dict[str, Any]:
     """JSON-native snapshot of ``s``; ``decode_state`` inverts it."""
     last = s.last_hand
@@ -200,7 +222,7 @@ def encode_state(s: KanasterState) -> dict[str, Any]:
         "hands": [list(h) for h in s.hands],
         "talon": list(s.talon),
         "pile": list(s.pile),
-        "melds": [[m.owner, m.rank, list(m.cards), list(m.tucked)] for m in s.melds],
+        "melds": _encode_melds(s.melds),
         "red_threes": [list(r) for r in s.red_threes],
         "started": list(s.started),
         "current": s.current,
@@ -218,6 +240,13 @@ def encode_state(s: KanasterState) -> dict[str, Any]:
                 [x.table, x.canastas, x.red_threes, x.hand, x.going_out, x.total, list(x.hand_cards)]
                 for x in last.seats
             ],
+            "totals": list(last.totals),
+            "table": None if last.table is None else {
+                "melds": _encode_melds(last.table.melds),
+                "red_threes": [list(r) for r in last.table.red_threes],
+                "pile": list(last.table.pile),
+                "talon_count": last.table.talon_count,
+            },
         },
     }
 
@@ -235,7 +264,7 @@ def decode_state(d: Mapping[str, Any]) -> KanasterState:
         hands=tuple(_cards(h) for h in d["hands"]),
         talon=_cards(d["talon"]),
         pile=_cards(d["pile"]),
-        melds=tuple(Meld(o, r, _cards(c), _cards(t)) for o, r, c, t in d["melds"]),
+        melds=_decode_melds(d["melds"]),
         red_threes=tuple(_cards(r) for r in d["red_threes"]),
         started=tuple(d["started"]),
         current=d["current"],
@@ -250,5 +279,12 @@ def decode_state(d: Mapping[str, Any]) -> KanasterState:
             last["went_out"],
             last["concealed"],
             tuple(SeatScore(a, b, c, e, f, g, _cards(h)) for a, b, c, e, f, g, h in last["seats"]),
+            tuple(last["totals"]),
+            None if last["table"] is None else HandTable(
+                _decode_melds(last["table"]["melds"]),
+                tuple(_cards(r) for r in last["table"]["red_threes"]),
+                _cards(last["table"]["pile"]),
+                last["table"]["talon_count"],
+            ),
         ),
     )

@@ -11,32 +11,11 @@ from dataclasses import replace
 from engines.cards import shuffled
 from engines.core import JSON, Move
 
-from .melds import hand_order, is_canasta, is_natural, points, sort_hand
+from .events import hand_record_json, meld_json
+from .melds import hand_order, is_canasta, sort_hand
 from .rules import has_canasta, has_melded, pile_block, pile_frozen
 from .scoring import minimum_meld
-from .state import HandRecord, KanasterState
-
-
-def _hand_record(record: HandRecord | None) -> dict[str, JSON] | None:
-    if record is None:
-        return None
-    return {
-        "number": record.number,
-        "went_out": record.went_out,
-        "concealed": record.concealed,
-        "seats": [
-            {
-                "table": s.table,
-                "canastas": s.canastas,
-                "red_threes": s.red_threes,
-                "hand": s.hand,
-                "going_out": s.going_out,
-                "total": s.total,
-                "hand_cards": list(s.hand_cards),
-            }
-            for s in record.seats
-        ],
-    }
+from .state import KanasterState
 
 
 def view(state: KanasterState, seat: int | None) -> dict[str, JSON]:
@@ -70,19 +49,7 @@ def view(state: KanasterState, seat: int | None) -> dict[str, JSON]:
         "pile_blocked": running and pile_block(state, state.current) is not None,
         "pile_frozen": pile_frozen(state),
         "blocking_ranks": canasta_ranks,
-        "melds": [
-            {
-                "id": i,
-                "owner": m.owner,
-                "rank": m.rank,
-                "cards": list(m.cards),
-                "tucked": list(m.tucked),
-                "canasta": is_canasta(m),
-                "natural": is_natural(m),
-                "points": points(m.cards),
-            }
-            for i, m in enumerate(state.melds)
-        ],
+        "melds": [meld_json(i, m) for i, m in enumerate(state.melds)],
         "turn": {
             "took_pile": state.took_pile,
             "pile_cards": list(state.pile_taken),
@@ -95,13 +62,13 @@ def view(state: KanasterState, seat: int | None) -> dict[str, JSON]:
         "turns": state.turns,
         "hands_played": len(state.history),
         "history": [list(h) for h in state.history],
-        "last_hand": _hand_record(state.last_hand),
+        "last_hand": hand_record_json(state.last_hand),
     }
 
 
 def redact_move(state_before: KanasterState, seat: int, move: Move, viewer: int | None) -> dict[str, JSON]:
     """Every Kanaster move is public as posted: a draw names no card, melds and discards are
-    laid face up (red 3s laid out by the engine show in the view, not in the log)."""
+    laid face up (what the engine does by itself, red 3s included, is in the entry's events)."""
     return move.to_json()
 
 

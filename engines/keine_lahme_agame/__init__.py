@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from engines.core import JSON, EngineDefaults, Move, Option, Result
+from engines.core import JSON, EngineDefaults, Event, Move, Option, Result, game_over_event
 
+from . import migrations as _migrations
 from . import rules, view
 from .state import MOVE_TYPES, OVER, State, decode_state, encode_state
 
@@ -25,6 +26,8 @@ class KeineLahmeAgameEngine(EngineDefaults):
     options: tuple[Option, ...] = rules.OPTIONS
     provisional = True
     move_types: tuple[type[Move], ...] = MOVE_TYPES
+    format = _migrations.FORMAT  # the snapshot format ``encode`` writes (issue 16)
+    migrations = _migrations.MIGRATIONS
 
     def new_game(
         self, players: int, options: Mapping[str, JSON] | None, seed: str, deck: Sequence[str] | None = None
@@ -39,6 +42,16 @@ class KeineLahmeAgameEngine(EngineDefaults):
 
     def apply(self, state: State, seat: int, move: Move) -> State:
         return rules.apply(state, seat, move)
+
+    def apply_events(self, state: State, seat: int, move: Move) -> tuple[State, tuple[Event, ...]]:
+        """``rules.apply_events`` (the state ``apply`` returns), with ``game_over`` last when the
+        move ends the game (seeds "Events")."""
+        after, events = rules.apply_events(state, seat, move)
+        if after.phase == OVER:
+            outcome = view.result(after)
+            assert outcome is not None
+            events = (*events, game_over_event(outcome))
+        return after, events
 
     def view(self, state: State, seat: int | None) -> dict[str, JSON]:
         return view.view(state, seat)

@@ -12,11 +12,22 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations, product
 
 from engines.cards import remove_cards, shuffled
-from engines.core import JSON, IllegalMove, InvalidOptions, Move, Option, check_deck, check_players, resolve_options
+from engines.core import (
+    JSON,
+    Event,
+    IllegalMove,
+    InvalidOptions,
+    Move,
+    Option,
+    check_deck,
+    check_players,
+    resolve_options,
+)
 
 from .state import (
     CATCHING,
     COLOURS,
+    HAT_STRENGTH,
     LEAD,
     OVER,
     PLACE,
@@ -201,12 +212,13 @@ def new_game(players: int, options: Mapping[str, JSON] | None, seed: str, deck: 
         turn=0,
         aborted=False,
     )
-    return _start_section(state, 0)
+    return _start_section(state, 0, [])
 
 
-def _start_section(state: State, section: int) -> State:
+def _start_section(state: State, section: int, ev: list[Event]) -> State:
     """Begin section ``section`` (§7): hands per ``section_reset``, the first leader rotating
-    clockwise from the game's first leader."""
+    clockwise from the game's first leader. Reports ``dealt`` (each seat's new hand only to it)
+    when a later section is dealt by a move."""
     cfg = state.config
     n = cfg.players
     if cfg.section_reset == "rows_persist" and section > 0:
@@ -234,10 +246,13 @@ def _start_section(state: State, section: int) -> State:
         trick=(),
         last_trick=None,
     )
+    if section > 0:
+        ev.append(Event("dealt", {"section": section + 1, "leader": leader, "counts": [len(h) for h in hands]},
+                        {s: {"cards": list(h)} for s, h in enumerate(hands)}))
     if any(not h for h in state.hands):
         # Only possible with rows_persist and hut_has_slot: a player whose cards all lie in rows
         # starts without hand cards, so the section is over at once (§7).
-        return _end_section(state)
+        return _end_section(state, ev)
     return state
 
 
@@ -290,6 +305,12 @@ def _check_play(cards: tuple[str, ...], leading: bool) -> None:
 def play_value(cards: tuple[str, ...]) -> int:
     """A play counts the value of its card or the sum of its two cards; a hat beats all (§4.2)."""
     return sum(strength(c) for c in cards)
+
+
+def shown_value(cards: tuple[str, ...]) -> int | None:
+    """A play's value as views and events show it: the sum, or None for a hat (§4.2)."""
+    v = play_value(cards)
+    return None if v >= HAT_STRENGTH else v
 
 
 def won_cards(plays: tuple[Play, ...]) -> tuple[str, ...]:
@@ -403,29 +424,37 @@ def _check_catch(state: State, seat: int, move: Catch) -> None:
 
 def apply(state: State, seat: int, move: Move) -> State:
     """The state after ``seat`` makes ``move`` (verify first, then build; nothing is mutated)."""
+    return apply_events(state, seat, move)[0]
+
+
+def apply_events(state: State, seat: int, move: Move) -> tuple[State, tuple[Event, ...]]:
+    """``apply``, and the events the move caused in order (seeds "Events"): the move's own effect,
+    then what the rules do by themselves (the catching round ending, the trick won and its cards
+    disposed of, the section ending and the next one dealt). ``game_over`` is added by the engine."""
     if state.phase == OVER:
         raise IllegalMove("game_over", "the game has ended")
     if isinstance(seat, bool) or not isinstance(seat, int) or seat != state.current:
         raise IllegalMove("not_your_turn", "it is not your turn")
+    ev: list[Event] = []
     if isinstance(move, Catch):
-        new = _apply_catch(state, seat, move)
+        new = _apply_catch(state, seat, move, ev)
     elif isinstance(move, PassCatch):
-        new = _apply_pass(state, seat)
+        new = _apply_pass(state, seat, ev)
     elif isinstance(move, Trick):
-        new = _apply_trick(state, seat, move)
+        new = _apply_trick(state, seat, move, ev)
     elif isinstance(move, DiscardSingle):
-        new = _apply_discard_single(state, seat, move)
+        new = _apply_discard_single(state, seat, move, ev)
     elif isinstance(move, Place):
-        new = _apply_place(state, seat, move)
+        new = _apply_place(state, seat, move, ev)
     else:
         raise IllegalMove("malformed_move", "unknown move type")
     new = new.replace(turn=state.turn + 1)
     if new.phase != OVER and new.turn >= new.config.max_turns:
         new = new.replace(phase=OVER, aborted=True)
-    return new
+    return new, tuple(ev)
 
 
-def _apply_catch(state: State, seat: int, move: Catch) -> State:
+def _apply_catch(state: State, seat: int, move: Catch, ev: list[Event]) -> State:
     """§5: the leader's catch opens the catching round; later catchers follow clockwise."""
     if state.phase not in (LEAD, CATCHING):
         raise IllegalMove("wrong_phase", "catching is possible only at the start of a round")
@@ -449,32 +478,38 @@ def _apply_catch(state: State, seat: int, move: Catch) -> State:
         discard=discard + move.payment,
         caught=state.caught + (Caught(seat, move.card, move.from_seat),),
     )
+    ev.append(Event("caught", {"seat": seat, "card": move.card, "from_seat": move.from_seat,
+                               "payment": list(move.payment)}))
     if not hand:
         # §7: a player without hand cards ends the section; the round stops with this catch.
-        return _end_section(new)
-    return _next_catcher(new, seat)
+        return _end_section(new, ev)
+    return _next_catcher(new, seat, ev)
 
 
-def _apply_pass(state: State, seat: int) -> State:
+def _apply_pass(state: State, seat: int, ev: list[Event]) -> State:
     """§5.5: the other players may catch, but need not."""
     if state.phase != CATCHING:
         raise IllegalMove("wrong_phase", "passing is possible only in a catching round")
-    return _next_catcher(state, seat)
+    ev.append(Event("passed", {"seat": seat}))
+    return _next_catcher(state, seat, ev)
 
 
-def _next_catcher(state: State, seat: int) -> State:
+def _next_catcher(state: State, seat: int, ev: list[Event]) -> State:
     """Clockwise to the next catcher; after the player before the leader the round ends, the
     caught cards go into their catchers' rows and the leader leads the trick (§5.6-§5.7)."""
     nxt = (seat + 1) % state.config.players
     if nxt != state.leader:
         return state.replace(current=nxt)
-    return _insert_caught(state).replace(phase=TRICK_LEAD, current=state.leader)
+    return _insert_caught(state, ev).replace(phase=TRICK_LEAD, current=state.leader)
 
 
-def _insert_caught(state: State) -> State:
-    """§5.6: at the end of the catching round each caught card goes into its catcher's row."""
+def _insert_caught(state: State, ev: list[Event]) -> State:
+    """§5.6: at the end of the catching round each caught card goes into its catcher's row
+    (reported as ``catching_ended``)."""
     if not state.caught:
         return state
+    ev.append(Event("catching_ended", {"caught": [{"seat": c.seat, "card": c.card, "from_seat": c.from_seat}
+                                                  for c in state.caught]}))
     rows = list(state.rows)
     for c in state.caught:
         assert fits(state.config, rows[c.seat], c.seat, c.card), "a caught card always still fits"
@@ -482,7 +517,7 @@ def _insert_caught(state: State) -> State:
     return state.replace(rows=tuple(rows), caught=())
 
 
-def _apply_trick(state: State, seat: int, move: Trick) -> State:
+def _apply_trick(state: State, seat: int, move: Trick, ev: list[Event]) -> State:
     """§4: the leader leads, then the others follow clockwise; the last play decides the trick."""
     if state.phase not in (LEAD, TRICK_LEAD, TRICK):
         raise IllegalMove("wrong_phase", "no trick is being played now")
@@ -497,10 +532,11 @@ def _apply_trick(state: State, seat: int, move: Trick) -> State:
     hands = list(state.hands)
     hands[seat] = hand
     new = state.replace(phase=TRICK, hands=tuple(hands), trick=state.trick + (Play(seat, cards),))
+    ev.append(Event("played", {"seat": seat, "cards": list(cards), "value": shown_value(cards), "lead": leading}))
     nxt = (seat + 1) % state.config.players
     if nxt != state.leader:
         return new.replace(current=nxt)
-    return _resolve_trick(new)
+    return _resolve_trick(new, ev)
 
 
 def _fitting_subset_auto(cfg: Config, row: tuple[str, ...], winner: int, won: tuple[str, ...]) -> tuple[str, ...]:
@@ -512,22 +548,26 @@ def _fitting_subset_auto(cfg: Config, row: tuple[str, ...], winner: int, won: tu
     return tuple(placed)
 
 
-def _resolve_trick(state: State) -> State:
-    """§6: the winner takes the trick; with placement ``choose`` he first picks his row cards."""
+def _resolve_trick(state: State, ev: list[Event]) -> State:
+    """§6: the winner takes the trick (``trick_won``); with placement ``choose`` he first picks his
+    row cards."""
     cfg = state.config
     winner = trick_winner(state.trick)
     won = won_cards(state.trick)
     row = state.rows[winner]
+    best = next(p for p in state.trick if p.seat == winner)
+    ev.append(Event("trick_won", {"seat": winner, "value": shown_value(best.cards), "cards": list(won)}))
     if cfg.trick_placement == "choose":
         if any(fits(cfg, row, winner, c) for c in won):
             return state.replace(phase=PLACE, current=winner)
-        return _dispose(state, winner, ())
-    return _dispose(state, winner, _fitting_subset_auto(cfg, row, winner, won))
+        return _dispose(state, winner, (), ev)
+    return _dispose(state, winner, _fitting_subset_auto(cfg, row, winner, won), ev)
 
 
-def _dispose(state: State, winner: int, placed: tuple[str, ...]) -> State:
+def _dispose(state: State, winner: int, placed: tuple[str, ...], ev: list[Event]) -> State:
     """Put ``placed`` into the winner's row and the rest of the trick into his hand or onto the
-    discard pile (trick_capture); the winner leads the next round (§4.4, §6)."""
+    discard pile (trick_capture); the winner leads the next round (§4.4, §6). Reported as
+    ``placed``: where every card of the trick went."""
     cfg = state.config
     won = won_cards(state.trick)
     rest = remove_cards(won, placed)
@@ -552,8 +592,9 @@ def _dispose(state: State, winner: int, placed: tuple[str, ...]) -> State:
         trick=(),
         last_trick=TrickRecord(state.trick, winner, placed, rest, rest_to),
     )
+    ev.append(Event("placed", {"seat": winner, "cards": list(placed), "rest": list(rest), "rest_to": rest_to}))
     if any(not h for h in new.hands):
-        return _end_section(new)
+        return _end_section(new, ev)
     return new
 
 
@@ -570,14 +611,14 @@ def check_place(state: State, cards: tuple[str, ...]) -> None:
         row = row + (c,)
 
 
-def _apply_place(state: State, seat: int, move: Place) -> State:
+def _apply_place(state: State, seat: int, move: Place, ev: list[Event]) -> State:
     if state.phase != PLACE:
         raise IllegalMove("wrong_phase", "there is no won trick to place")
     cards = move.cards
     if not isinstance(cards, tuple) or not all(is_code(c) for c in cards):
         raise IllegalMove("malformed_move", "cards must be a list of card codes")
     check_place(state, cards)
-    return _dispose(state, seat, cards)
+    return _dispose(state, seat, cards, ev)
 
 
 def place_options(state: State) -> list[tuple[str, ...]]:
@@ -606,7 +647,7 @@ def place_options(state: State) -> list[tuple[str, ...]]:
     return out
 
 
-def _apply_discard_single(state: State, seat: int, move: DiscardSingle) -> State:
+def _apply_discard_single(state: State, seat: int, move: DiscardSingle, ev: list[Event]) -> State:
     """§4.3: a leader whose only hand card is single-digit puts it face up on the discard pile;
     his hand is then empty, which ends the section (A-A8)."""
     if state.phase not in (LEAD, TRICK_LEAD):
@@ -619,7 +660,8 @@ def _apply_discard_single(state: State, seat: int, move: DiscardSingle) -> State
     hands = list(state.hands)
     hands[seat] = ()
     new = state.replace(hands=tuple(hands), discard=state.discard + (move.card,))
-    return _end_section(new)
+    ev.append(Event("discarded", {"seat": seat, "cards": [move.card], "forced": True}))
+    return _end_section(new, ev)
 
 
 # --- section and game end (§7) -------------------------------------------------------------
@@ -635,10 +677,41 @@ def row_points(cfg: Config, row: tuple[str, ...]) -> tuple[int, bool]:
     return 0, False
 
 
-def _end_section(state: State) -> State:
-    """§7: a section ends when a player has no hand cards; rows are scored, then the next section
-    starts or, after ``sections_per_game`` sections, the game ends."""
-    state = _insert_caught(state)
+def section_summary(cfg: Config, record: SectionRecord, history: tuple[tuple[int, ...], ...]) -> dict[str, JSON]:
+    """A finished section as the ``section_ended`` event and the view's ``last_section`` show it
+    (seeds §7, "Events"): its number (1-based), the seats without hand cards, the final table (the
+    hands revealed, the scored rows, the discard pile; null when recorded before format 2), the
+    score breakdown per seat (100 for a complete row, else 10 per row card or 0 by
+    ``section_scoring``), the section's points and the totals after it."""
+    scores = [sum(col) for col in zip(*history[: record.section + 1], strict=True)]
+    breakdown: list[dict[str, JSON]] | None = None
+    if record.rows is not None:
+        per_card = 10 if cfg.section_scoring == "complete100_else_10_per_card" else 0
+        breakdown = []
+        for s, (row, complete) in enumerate(zip(record.rows, record.complete, strict=True)):
+            complete_points = 100 if complete else 0
+            card_points = 0 if complete else per_card * len(row)
+            breakdown.append({"seat": s, "row_cards": len(row), "complete": complete,
+                              "complete_points": complete_points, "card_points": card_points,
+                              "points": complete_points + card_points})
+    return {
+        "section": record.section + 1,
+        "emptied": list(record.emptied),
+        "points": list(record.points),
+        "complete": list(record.complete),
+        "hands": None if record.hands is None else [list(h) for h in record.hands],
+        "rows": None if record.rows is None else [list(r) for r in record.rows],
+        "discard": None if record.discard is None else list(record.discard),
+        "breakdown": breakdown,
+        "scores": scores,
+    }
+
+
+def _end_section(state: State, ev: list[Event]) -> State:
+    """§7: a section ends when a player has no hand cards; rows are scored (``section_ended``, the
+    hands revealed), then the next section is dealt (``dealt``) or, after ``sections_per_game``
+    sections, the game ends."""
+    state = _insert_caught(state, ev)
     cfg = state.config
     scored = [row_points(cfg, row) for row in state.rows]
     points = tuple(p for p, _ in scored)
@@ -647,6 +720,9 @@ def _end_section(state: State) -> State:
         emptied=tuple(s for s in range(cfg.players) if not state.hands[s]),
         points=points,
         complete=tuple(c for _, c in scored),
+        hands=state.hands,
+        rows=state.rows,
+        discard=state.discard,
     )
     state = state.replace(
         scores=tuple(a + b for a, b in zip(state.scores, points, strict=True)),
@@ -654,9 +730,10 @@ def _end_section(state: State) -> State:
         last_section=record,
         trick=(),
     )
+    ev.append(Event("section_ended", section_summary(cfg, record, state.history)))
     if state.section + 1 >= cfg.sections_per_game:
         return state.replace(phase=OVER)
-    return _start_section(state, state.section + 1)
+    return _start_section(state, state.section + 1, ev)
 
 
 # --- listing (§9) --------------------------------------------------------------------------
@@ -690,4 +767,4 @@ def legal_moves(state: State, seat: int) -> tuple[Move, ...]:
     return tuple(moves)
 
 
-__all__ = ["OPTIONS", "PLAYERS", "PROVISIONAL_RULES", "apply", "legal_moves", "new_game"]
+__all__ = ["OPTIONS", "PLAYERS", "PROVISIONAL_RULES", "apply", "apply_events", "legal_moves", "new_game"]

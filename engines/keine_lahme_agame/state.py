@@ -226,12 +226,19 @@ class TrickRecord:
 
 @dataclass(frozen=True)
 class SectionRecord:
-    """The end of one section ("Spielabschnitt")."""
+    """The end of one section ("Spielabschnitt") and its final table (seeds §7, "Events").
+
+    ``hands``, ``rows`` and ``discard`` are the table as the section ended: the hands revealed, the
+    scored rows and the pile. A section recorded before snapshot format 2 did not keep them (None).
+    """
 
     section: int  # 0-based
     emptied: tuple[int, ...]  # seats whose hand was empty
     points: tuple[int, ...]
     complete: tuple[bool, ...]  # whose row was complete
+    hands: tuple[tuple[str, ...], ...] | None = None
+    rows: tuple[tuple[str, ...], ...] | None = None
+    discard: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -273,6 +280,14 @@ def _plays(data: Any) -> tuple[Play, ...]:
     return tuple(Play(seat, tuple(cards)) for seat, cards in data)
 
 
+def _table_json(cards: tuple[tuple[str, ...], ...] | None) -> list[list[str]] | None:
+    return None if cards is None else [list(c) for c in cards]
+
+
+def _table(data: Any) -> tuple[tuple[str, ...], ...] | None:
+    return None if data is None else tuple(tuple(c) for c in data)
+
+
 def encode_state(state: State) -> dict[str, Any]:
     """JSON-native snapshot of ``state``; ``decode_state`` inverts it exactly."""
     lt, ls = state.last_trick, state.last_section
@@ -296,7 +311,8 @@ def encode_state(state: State) -> dict[str, Any]:
         else [_plays_json(lt.plays), lt.winner, list(lt.placed), list(lt.rest), lt.rest_to],
         "last_section": None
         if ls is None
-        else [ls.section, list(ls.emptied), list(ls.points), list(ls.complete)],
+        else [ls.section, list(ls.emptied), list(ls.points), list(ls.complete), _table_json(ls.hands),
+              _table_json(ls.rows), None if ls.discard is None else list(ls.discard)],
         "turn": state.turn,
         "aborted": state.aborted,
     }
@@ -321,7 +337,10 @@ def decode_state(d: Mapping[str, Any]) -> State:
         scores=tuple(d["scores"]),
         history=tuple(tuple(p) for p in d["history"]),
         last_trick=None if lt is None else TrickRecord(_plays(lt[0]), lt[1], tuple(lt[2]), tuple(lt[3]), lt[4]),
-        last_section=None if ls is None else SectionRecord(ls[0], tuple(ls[1]), tuple(ls[2]), tuple(ls[3])),
+        last_section=None
+        if ls is None
+        else SectionRecord(ls[0], tuple(ls[1]), tuple(ls[2]), tuple(ls[3]), _table(ls[4]), _table(ls[5]),
+                           None if ls[6] is None else tuple(ls[6])),
         turn=d["turn"],
         aborted=d["aborted"],
     )

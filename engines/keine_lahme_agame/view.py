@@ -12,11 +12,10 @@ import dataclasses
 from engines.cards import shuffled
 from engines.core import JSON, Move, Result
 
-from .rules import PROVISIONAL_RULES, catch_targets, missing_slots, play_value, row_points
+from .rules import PROVISIONAL_RULES, catch_targets, missing_slots, row_points, section_summary, shown_value
 from .state import (
     COLOURS,
     HAT,
-    HAT_STRENGTH,
     OVER,
     Config,
     Play,
@@ -27,8 +26,7 @@ from .state import (
 
 
 def _play(p: Play) -> dict[str, JSON]:
-    v = play_value(p.cards)
-    return {"seat": p.seat, "cards": list(p.cards), "value": None if v >= HAT_STRENGTH else v}
+    return {"seat": p.seat, "cards": list(p.cards), "value": shown_value(p.cards)}
 
 
 def _slot_label(v: int | None) -> str:
@@ -94,14 +92,8 @@ def view(state: State, seat: int | None) -> dict[str, JSON]:
             "rest": list(last_trick.rest),
             "rest_to": last_trick.rest_to,
         },
-        "last_section": None
-        if last_section is None
-        else {
-            "section": last_section.section + 1,
-            "emptied": list(last_section.emptied),
-            "points": list(last_section.points),
-            "complete": list(last_section.complete),
-        },
+        # The last finished section stays, with its final table, until the next one ends (issue 12).
+        "last_section": None if last_section is None else section_summary(cfg, last_section, state.history),
         "section_points": [list(p) for p in state.history],
         "scores": list(state.scores),
         "options": options_json(cfg),

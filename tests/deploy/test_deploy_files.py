@@ -258,3 +258,19 @@ def test_the_soak_is_bounded_and_loopback_only() -> None:
     assert "0.0.0.0" not in driver and "localhost" not in driver
     assert re.findall(r"redis://([\d.]+):", driver) == ["127.0.0.1"]
     assert "timeout=DURATION + 300" in driver  # the load subprocess is bounded too
+
+
+def test_streams_pass_proxies_unbuffered_and_outlive_their_keepalive() -> None:
+    """Event streams: gevent workers by default; the ingress neither buffers them nor times them
+    out before the stream's own limit; compose and k8s say the same."""
+    conf = (DEPLOY / "gunicorn.conf.py").read_text()
+    assert re.search(r'worker_class = os\.environ\.get\("CARDTABLE_WORKER_CLASS", "gevent"\)', conf)
+    objects = k8s_objects()
+    data = objects[("ConfigMap", "cardtable-config")]["data"]
+    assert data["CARDTABLE_WORKER_CLASS"] == "gevent"
+    notes = objects[("Ingress", "cardtable")]["metadata"]["annotations"]
+    assert notes["nginx.ingress.kubernetes.io/proxy-buffering"] == "off"
+    assert int(notes["nginx.ingress.kubernetes.io/proxy-read-timeout"]) >= float(data["CARDTABLE_STREAM_MAX_SECONDS"])
+    assert float(data["CARDTABLE_STREAM_KEEPALIVE"]) < int(notes["nginx.ingress.kubernetes.io/proxy-read-timeout"])
+    env = compose()["services"]["cardtable"]["environment"]
+    assert env["CARDTABLE_WORKER_CLASS"] == "gevent"
