@@ -376,7 +376,7 @@ class TableController {
       this.drawMoves(v),
       this.drawSeatLinks(v),
       h("section", { class: "history", "aria-labelledby": "history-title" }, h("h3", { id: "history-title" }, "History"),
-        h("ol", { id: "history", "aria-live": "off" })));
+        h("ul", { id: "history", "aria-live": "off" })));
     replace(main, root);
     this.drawHistory();
     if (focusKey) {
@@ -536,7 +536,7 @@ class TableController {
     const list = document.getElementById("history");
     if (!list) return;
     const items = this.history.slice(-200).reverse().map((line) => h("li", null,
-      h("span", { class: "who" }, line.who), " ", line.move,
+      h("span", { class: "muted" }, `#${line.version} `), h("span", { class: "who" }, line.who), " ", line.move,
       line.events.length ? h("ul", null, line.events.map((e) => h("li", null, e))) : null));
     replace(list, ...items);
   }

@@ -57,7 +57,7 @@ export function cardText(code) {
 }
 
 /** A list of cards in words, for history lines and labels. @param {readonly string[]} codes */
-export const cardsText = (codes) => codes.map(cardText).join(" ");
+export const cardsText = (codes) => codes.map(cardText).join(codes.some((c) => c.includes("-")) ? " + " : " ");
 
 /** Sort key: suit then rank for standard cards (as a hand is held), colour then value otherwise. @param {string} code */
 function sortKey(code) {
@@ -115,7 +115,7 @@ export function cardEl(code, opts = {}) {
   } else if (c.kind === "agame") {
     el.classList.add("agame", `colour-${c.colour}`);
     part("corner", c.colour.slice(0, 1).toUpperCase());
-    part("pip", c.value === "hat" ? "\u{1F3A9}" : c.value);
+    part(c.value === "hat" ? "pip hat" : "pip", c.value === "hat" ? "HAT" : c.value);
     part("cname", c.colour);
   } else {
     part("pip", code);

@@ -197,7 +197,7 @@ const kanaster = {
   groups: true,
   hint: "Select cards and group them into melds; aim at one of your melds to lay off or tuck.",
   seats: (/** @type {S["KanasterView"]} */ v) => v.state.seats.map((s) => ({
-    count: s.hand_count, score: `${s.score}`, extra: s.melded ? (s.canasta ? "canasta" : "melded") : `needs ${s.minimum}`,
+    count: s.hand_count, score: `${s.score} pts`, extra: s.melded ? (s.canasta ? "has a canasta" : "has melded") : `first meld ${s.minimum}+`,
   })),
   table(/** @type {S["KanasterView"]} */ v, ctx) {
     const s = v.state;
@@ -217,7 +217,7 @@ const kanaster = {
         h("span", { class: "who" }, ctx.name(seat.seat)),
         seat.red_threes.length ? h("span", { class: "red3" }, row(seat.red_threes)) : null,
         ...s.melds.filter((m) => m.owner === seat.seat).map((m) => meldEl(m.cards.concat(m.tucked),
-          `#${m.id} ${m.canasta ? (m.natural ? "natural canasta" : "mixed canasta") : m.rank} \u00b7 ${m.points}`,
+          `#${m.id} ${m.canasta ? (m.natural ? "natural canasta" : "mixed canasta") : `${m.rank}s`} \u00b7 ${m.points} pts`,
           aim && seat.seat === v.seat ? { kind: "meld", id: m.id, label: `your meld #${m.id}` } : null, ctx)),
         s.melds.some((m) => m.owner === seat.seat) ? null : h("span", { class: "empty" }, "no melds")))));
   },
@@ -268,7 +268,7 @@ const kla = {
   groups: false,
   hint: "To catch: pick a target, then select one or two hand cards as the payment. To play: select one or two cards.",
   seats: (/** @type {S["KeineLahmeAgameView"]} */ v) => v.state.players.map((p) => ({
-    count: p.hand_count, score: `${p.score}`, extra: p.colour,
+    count: p.hand_count, score: `${p.score} pts`, extra: p.colour,
   })),
   table(/** @type {S["KeineLahmeAgameView"]} */ v, ctx) {
     const s = v.state;

@@ -66,11 +66,27 @@ export function moveText(move, name) {
 /** Any object in words: its type and its fields. @param {Record<string, unknown>} obj */
 function fallback(obj) {
   const type = String(obj.type || "move").replace(/_/g, " ");
-  const parts = Object.entries(obj).filter(([k]) => k !== "type").map(([k, v]) => {
-    const text = Array.isArray(v) && v.every((x) => typeof x === "string") ? cardsText(codes(v)) : JSON.stringify(v);
+  const parts = Object.entries(obj).filter(([k, v]) => k !== "type" && (v === null || typeof v !== "object"
+    || (Array.isArray(v) && v.every((x) => typeof x === "string")))).map(([k, v]) => {
+    const text = Array.isArray(v) ? cardsText(codes(v)) : String(v);
     return `${k.replace(/_/g, " ")}: ${text}`;
   });
   return parts.length ? `${type} (${parts.join(", ")})` : type;
+}
+
+/** The cards of an event: `cards`, else `card`, else the pile's `top`. @param {GameEvent} ev */
+function eventCards(ev) {
+  const cards = codes(ev.cards);
+  if (cards.length) return cards;
+  if (typeof ev.card === "string") return [ev.card];
+  if (typeof ev.top === "string") return [ev.top];
+  return [];
+}
+
+/** Melds of an event: lists of codes or objects with `cards`. @param {unknown} melds */
+function eventMelds(melds) {
+  if (!Array.isArray(melds)) return "";
+  return melds.map((m) => cardsText(codes(Array.isArray(m) ? m : m && typeof m === "object" ? /** @type {{cards?: unknown}} */ (m).cards : []))).join(" | ");
 }
 
 /**
@@ -80,39 +96,58 @@ function fallback(obj) {
  */
 export function eventText(ev, name) {
   const who = "seat" in ev ? name(num(ev.seat)) : "";
-  const cards = codes(ev.cards);
+  const cards = eventCards(ev);
   const count = num(ev.count);
-  const shown = cards.length ? cardsText(cards) : plural(count ?? null, "card", "cards");
+  const shown = cards.length ? cardsText(cards) : plural(count, "card", "cards");
+  const meldNo = typeof ev.meld === "number" ? ` meld #${ev.meld}` : "";
   const t = ev.type;
   switch (t) {
-    case "dealt": return who ? `${who} was dealt ${shown}` : `The cards were dealt${count !== null ? ` (deal ${count})` : ""}`;
-    case "drew": return `${who || "Someone"} drew ${shown}`;
-    case "took_pile": return `${who} took the pile${cards.length ? `: ${cardsText(cards)}` : count !== null ? ` (${plural(count, "card", "cards")})` : ""}`;
+    case "dealt": {
+      const n = num(ev.deal) ?? num(ev.hand_number) ?? num(ev.section) ?? num(ev.count);
+      return `New deal${n !== null ? ` (${n})` : ""}${cards.length ? `; your cards: ${cardsText(cards)}` : ""}`;
+    }
+    case "deal": return `Round ${count ?? ""} dealt`;
+    case "drew": case "draw": return `${who || "Someone"} drew ${shown}`;
+    case "penalty": return `${who} drew ${shown} for a 7`;
+    case "took_pile": return `${who} took the pile${cards.length ? `: ${cardsText(cards)}` : ""}`;
     case "turned": return `${who ? `${who} turned` : "Turned"} ${shown}`;
     case "rejected": return `${who} rejected ${shown}`;
-    case "played": return `${who} played ${shown}`;
-    case "melded": return `${who} melded ${cards.length ? cardsText(cards) : meldsText(ev.melds)}`;
-    case "laid_off": return `${who} laid off ${shown}`;
+    case "buried": return `${shown} was buried: nobody took it`;
+    case "played": case "play": return `${who} played ${shown}${typeof ev.value === "number" ? ` (${ev.value})` : ev.value === null ? " (hat)" : ""}`;
+    case "melded": return `${who} melded ${eventMelds(ev.melds) || shown}`;
+    case "laid_off": return `${who} laid off ${shown}${meldNo ? ` on${meldNo}` : ""}`;
+    case "tucked": return `${who} tucked ${shown} under${meldNo}`;
     case "discarded": return `${who} discarded ${shown}`;
-    case "passed": return `${who} passed`;
-    case "skipped": return `${who} is skipped`;
+    case "passed": case "pass": return `${who} passed`;
+    case "skipped": case "skip": return `${who} is skipped`;
     case "reset": return `Everybody passed: new start${cards.length ? ` ${cardsText(cards)}` : ""}`;
-    case "reshuffled": return `The pile was reshuffled into the stock${count !== null ? ` (${plural(count, "card", "cards")})` : ""}`;
+    case "reshuffled": case "reshuffle": return `The played pile became the new stock${count !== null ? ` (${plural(count, "card", "cards")})` : ""}`;
+    case "stalled": return "The round can never end: the hands are counted";
     case "lot": return `${who} drew ${shown} as a lot`;
-    case "red_three": return `${who} laid out a red three${cards.length ? ` ${cardsText(cards)}` : ""}`;
-    case "trick_won": return `${who} won the trick${cards.length ? ` (${cardsText(cards)})` : ""}`;
-    case "caught": return `${who} caught ${shown}${ev.from_seat !== undefined ? ` from ${ev.from_seat === null ? "the pile" : name(num(ev.from_seat))}` : ""}`;
-    case "forced": return `${who} was forced to meld ${shown}`;
+    case "red_three": return `${who} laid out ${cards.length ? cardsText(cards) : "a red three"}`;
+    case "caught": {
+      const from = ev.from_seat === null || ev.from_seat === undefined ? "the pile" : name(num(ev.from_seat));
+      const pay = codes(ev.payment);
+      return `${who} caught ${shown} from ${from}${pay.length ? `, paying ${cardsText(pay)}` : ""}`;
+    }
+    case "catching_ended": return "The catching round ended: caught cards go into the rows";
+    case "trick_won": return `${who} won the trick${typeof ev.value === "number" ? ` with ${ev.value}` : ev.value === null ? " with the hat" : ""}`;
+    case "placed": return cards.length ? `${who} placed ${cardsText(cards)} in the row` : `${who} placed nothing`;
+    case "force_window": return `${who} may force ${name(num(ev.player))} to take ${shown}`;
+    case "forced": return `${who} forced ${"player" in ev ? name(num(ev.player)) : "the opponent"} to meld ${shown}`;
+    case "force_declined": return `${who} did not force`;
     case "game_over": {
       const winners = Array.isArray(ev.winners) ? ev.winners : [];
       const names = winners.map((s) => name(num(s))).join(", ");
       return names ? `Game over: ${names} won` : "Game over";
     }
     default:
-      if (t.endsWith("_ended")) {
-        const what = t.slice(0, -"_ended".length).replace(/_/g, " ");
-        const winner = "winner" in ev ? name(num(ev.winner)) : who;
-        return `The ${what} ended${winner ? `: ${winner}` : ""}`;
+      if (t.endsWith("_ended") || t === "round_end") {
+        const what = t === "round_end" ? "round" : t.slice(0, -"_ended".length).replace(/_/g, " ");
+        const n = num(ev.number) ?? num(ev.deal) ?? num(ev.section) ?? num(ev.round);
+        const winner = "winner" in ev ? ev.winner : "went_out" in ev ? ev.went_out : t === "round_end" ? ev.seat : undefined;
+        const by = winner === undefined ? "" : winner === null ? "" : `: ${name(num(winner))} ${"went_out" in ev || t === "round_end" ? "went out" : "won"}`;
+        return `The ${what}${n !== null ? ` ${n}` : ""} ended${by}`;
       }
       return fallback(ev);
   }

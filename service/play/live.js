@@ -35,6 +35,7 @@ export async function live(o) {
         const outcome = await stream(o);
         if (outcome === "unsupported") { streamWorks = false; continue; }
         if (outcome === "ended") return;
+        await sleep(250, o.signal);  // the server closed a long stream: resume where it stopped
       } else {
         const outcome = await poll(o);
         if (outcome === "ended") return;

@@ -219,6 +219,8 @@ def test_two_pages_of_one_game_update_each_other_live(base_url: str, new_page: A
     href = link.get_attribute("href")
     assert href and "#" in href and "token=" in href.split("#", 1)[1] and "token" not in href.split("#", 1)[0]
     second = new_page()
+    streams: list[str] = []
+    second.on("response", lambda r: r.url.endswith("/events") and streams.append(r.headers.get("content-type", "")))
     second.goto(href)
     second.wait_for_selector('[data-table][data-seat="1"]')
     pages = (first, second)
@@ -240,6 +242,7 @@ def test_two_pages_of_one_game_update_each_other_live(base_url: str, new_page: A
         wait_version_change(other, before)  # no reload: the other page learns it by itself
         assert table_state(other)["version"] == table_state(mover)["version"]
         assert other.locator("#history li").count() >= int(table_state(other)["version"])
+    assert streams and streams[0].startswith("text/event-stream"), "live updates come from the event stream"
     shot(second, "sten-second-seat")
 
 
