@@ -107,8 +107,9 @@ function optionField(o) {
     input = h("input", { type: "number", id, name: o.name, value: o.default === null ? "" : String(o.default),
       min: o.minimum, max: o.maximum, placeholder: o.nullable ? "none" : undefined, "aria-describedby": `${id}-d` });
   }
-  const bounds = o.minimum !== undefined || o.maximum !== undefined
-    ? ` (${o.minimum ?? ""}\u2013${o.maximum ?? ""}${o.nullable ? ", empty for none" : ""})` : o.nullable ? " (empty for none)" : "";
+  const range = o.minimum !== undefined && o.maximum !== undefined ? `${o.minimum}\u2013${o.maximum}`
+    : o.minimum !== undefined ? `at least ${o.minimum}` : o.maximum !== undefined ? `at most ${o.maximum}` : "";
+  const bounds = range || o.nullable ? ` (${[range, o.nullable ? "empty for none" : ""].filter(Boolean).join("; ")})` : "";
   return h("div", { class: "field" + (o.type === "boolean" ? " check" : "") },
     o.type === "boolean" ? [input, h("label", { for: id }, label)] : [h("label", { for: id }, label), input],
     o.provisional ? h("span", { class: "badge warn" }, "provisional") : null,
@@ -163,7 +164,7 @@ async function setup(gameId, seed) {
   const form = /** @type {HTMLFormElement} */ (h("form", { class: "setup", novalidate: true },
     h("div", { class: "field" }, h("label", { for: "players" }, `Players (${g.min_players}\u2013${g.max_players})`), players),
     h("fieldset", null, h("legend", null, "Seats"), seats),
-    g.options.length ? h("details", { class: "options" }, h("summary", null, `House rules (${g.options.length} options)`),
+    g.options.length ? h("details", { class: "options house-rules" }, h("summary", null, `House rules (${g.options.length} options)`),
       g.options.map(optionField)) : null,
     h("details", { class: "options" }, h("summary", null, "Fixed deal (development servers)"),
       h("div", { class: "field" }, h("label", { for: "seed" }, "seed"),

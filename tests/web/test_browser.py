@@ -9,6 +9,7 @@ attributes, `[data-move]`, `[data-result]`, `[data-seat-link]` (plus `[data-comp
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -262,3 +263,50 @@ def test_rules_page(base_url: str, new_page: Any) -> None:
     page.click("text=Read the rules")
     page.wait_for_selector("article.rules h2")
     assert "Sten" in page.locator("article.rules h2").first.inner_text()
+
+
+def test_lobby_setup_and_a_turn_by_keyboard(base_url: str, new_page: Any) -> None:
+    page = new_page()
+    page.goto(f"{base_url}/play/")
+    page.wait_for_selector('[data-action="new-game"]')
+    catalogue = api(base_url, "/v1/games")["games"]
+    assert page.locator('[data-action="new-game"]').count() == len(catalogue)
+    assert page.locator(".game .badge.warn").count() == sum(g["provisional"] for g in catalogue)
+    shot(page, "lobby")
+    page.set_viewport_size({"width": 400, "height": 860})
+    shot(page, "lobby-phone")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 400
+    page.set_viewport_size({"width": 1200, "height": 900})
+
+    # the options form comes from the catalogue: one field per option, with its default
+    page.click('[data-action="new-game"][data-game="kanaster"]')
+    page.click("text=House rules")
+    kanaster = next(g for g in catalogue if g["game"] == "kanaster")
+    assert page.locator(".house-rules .field").count() == len(kanaster["options"])
+    target = next(o for o in kanaster["options"] if o["name"] == "target")
+    assert page.input_value('[name="target"]') == str(target["default"])
+    shot(page, "setup")
+
+    # a turn of Sten by keyboard alone: Enter on the lobby button and on start, Space on a card, Enter on a move
+    page.goto(f"{base_url}/play/#")
+    page.locator('[data-action="new-game"][data-game="sten"]').focus()
+    page.keyboard.press("Enter")
+    page.locator('[data-action="start"]').focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-table]")
+    wait_ready(page)
+    names = page.eval_on_selector_all(".hand [data-card]", "els => els.map(e => e.getAttribute('aria-label'))")
+    assert all(re.fullmatch(r"(ace|king|queen|jack|\d+) of (clubs|diamonds|hearts|spades)", n) for n in names), names
+    card = page.locator(".hand [data-card]").first
+    card.focus()
+    page.keyboard.press("Space")
+    assert page.locator(".hand [data-card]").first.get_attribute("aria-pressed") == "true"
+    assert page.evaluate("document.activeElement.dataset.card") is not None, "focus stays on the card after redraw"
+    page.keyboard.press("Space")
+    assert page.locator(".hand [data-card]").first.get_attribute("aria-pressed") == "false"
+    old = table_state(page)["version"]
+    page.locator("[data-move]").first.focus()
+    page.keyboard.press("Enter")
+    wait_version_change(page, old)
+    page.wait_for_function("() => document.getElementById('announce').textContent.length > 0")
+    assert re.search(r"Your turn|to move|over", page.inner_text("#announce"))
