@@ -184,7 +184,8 @@ def compose_meld(page: Any, base: str, game: str) -> bool:
         page.click('[data-action="group"]')
     page.click('[data-compose="meld"]')
     wait_version_change(page, old)
-    assert not page.locator("[data-message]").count() or "Not allowed" not in page.locator("[data-message]").inner_text()
+    message = page.locator("[data-message]")
+    assert not message.count() or "Not allowed" not in message.inner_text()
     log = api(base, f"/v1/{game}/games/{game_id}/log", token_of(page))
     mine = [e for e in log["entries"] if e["seat"] == 0 and e["move"]["type"] == "meld"]
     assert mine and sorted(sum(mine[-1]["move"]["melds"], [])) >= sorted(cards)
