@@ -1,4 +1,5 @@
-"""Wire schemas of Siebenschläfer (seeds/siebenschlaefer.md): the view's ``state`` and the result ``detail``.
+"""Wire schemas of Siebenschläfer (seeds/siebenschlaefer.md): the view's ``state``, the result ``detail``
+and the events (section 16).
 
 Options, moves and the envelopes are built by ``schemas.common.build`` from the
 engine's declarations; only what is Siebenschläfer's own is written here.
@@ -34,7 +35,7 @@ class SiebenschlaeferLot(Schema):
     card = fields.String(required=True)
 
 
-class SiebenschlaeferEvent(Schema):
+class SiebenschlaeferViewEvent(Schema):
     """One public thing the last move caused (seeds/siebenschlaefer.md section 13)."""
 
     kind = fields.String(required=True, validate=validate.OneOf(_EVENT_KINDS))
@@ -48,6 +49,25 @@ class SiebenschlaeferEvent(Schema):
         required=True,
         metadata={"description": "cards drawn or reshuffled, the round dealt, the round's moves when stalled; else 0"},
     )
+
+
+class SiebenschlaeferBreakdown(Schema):
+    """How one hand counts at a round's end (section 9), per scoring item."""
+
+    numbers = _int(required=True, metadata={"description": "number cards at face value"})
+    faces = _int(required=True, metadata={"description": "J, Q, K at 12 each"})
+    aces = _int(required=True, metadata={"description": "aces at 11 each"})
+    total = _int(required=True, metadata={"description": "the sum: the seat's hand_values entry"})
+
+
+class SiebenschlaeferTable(Schema):
+    """The table as a round ended (section 16)."""
+
+    top = fields.List(fields.String(), required=True, allow_none=True,
+                      metadata={"description": "the top pair of the played pile (the winning pair); null if empty"})
+    target = _int(required=True, allow_none=True, metadata={"description": "the value to beat then; null when free"})
+    pile_count = _int(required=True, metadata={"description": "cards in the played pile"})
+    stock_count = _int(required=True, metadata={"description": "cards in the stock"})
 
 
 class SiebenschlaeferRound(Schema):
@@ -68,6 +88,11 @@ class SiebenschlaeferRound(Schema):
     payers = _ints("seats with the highest count, who pay the next round of drinks")
     hand_values = _ints("counted points per seat (J/Q/K 12, A 11, numbers face value; the winner 0)")
     hands = fields.List(fields.List(fields.String()), required=True, metadata={"description": "the hands laid open"})
+    breakdown = fields.List(fields.Nested(SiebenschlaeferBreakdown), required=True,
+                            metadata={"description": "per seat, how its hand counts (numbers, faces, aces, total)"})
+    table = fields.Nested(SiebenschlaeferTable, required=True, allow_none=True,
+                          metadata={"description": "the table as the round ended; null for a round that ended "
+                                                   "before snapshot format 3 kept it"})
 
 
 class SiebenschlaeferState(Schema):
@@ -124,7 +149,7 @@ class SiebenschlaeferState(Schema):
     paid = _ints("rounds each seat had to pay")
     last_round = fields.Nested(SiebenschlaeferRound, required=True, allow_none=True)
     events = fields.List(
-        fields.Nested(SiebenschlaeferEvent), required=True, metadata={"description": "what the last move caused"}
+        fields.Nested(SiebenschlaeferViewEvent), required=True, metadata={"description": "what the last move caused"}
     )
 
 
@@ -146,4 +171,116 @@ class SiebenschlaeferResultDetail(Schema):
     paid = _ints("rounds each seat had to pay")
 
 
-GAME = GameSchemas(prefix="Siebenschlaefer", state=SiebenschlaeferState, result_detail=SiebenschlaeferResultDetail)
+def _type(name: str) -> fields.String:
+    return fields.String(required=True, validate=validate.OneOf([name]))
+
+
+def _seat(description: str) -> fields.Integer:
+    return _int(required=True, metadata={"description": description})
+
+
+class SiebenschlaeferEventPlayed(Schema):
+    """A pair laid face up (sections 4, 5)."""
+
+    type = _type("played")
+    seat = _seat("who laid it")
+    cards = _cards("the pair, in canonical order")
+    value = _int(required=True, allow_none=True,
+                 metadata={"description": "the value it sets; null for a pair of aces (the table is free)"})
+
+
+class SiebenschlaeferEventDrew(Schema):
+    """Cards drawn from the stock: by a ``draw`` or because of a 7 (sections 5, 6)."""
+
+    type = _type("drew")
+    seat = _seat("who drew")
+    count = _int(required=True, metadata={"description": "how many (0 to 2)"})
+    reason = fields.String(required=True, validate=validate.OneOf(["draw", "seven"]),
+                           metadata={"description": "draw = the move draw; seven = the penalty of a 7"})
+    cards = fields.List(fields.String(), metadata={"description": "which cards: only for the drawer"})
+
+
+class SiebenschlaeferEventSkipped(Schema):
+    """A single 7: the next seat misses this turn (section 6)."""
+
+    type = _type("skipped")
+    seat = _seat("who misses the turn")
+
+
+class SiebenschlaeferEventPassed(Schema):
+    """A seat passed (section 5)."""
+
+    type = _type("passed")
+    seat = _seat("who passed")
+
+
+class SiebenschlaeferEventReshuffled(Schema):
+    """The played pile under its top pair became the new stock (section 8)."""
+
+    type = _type("reshuffled")
+    count = _int(required=True, metadata={"description": "cards shuffled into the stock"})
+
+
+class SiebenschlaeferEventReset(Schema):
+    """Everybody passed: a new start value was flipped (section 7)."""
+
+    type = _type("reset")
+    cards = _cards("the cards flipped from the stock, in order; the last two are the start value")
+    value = _int(required=True, allow_none=True, metadata={"description": "the value to beat now; null: free"})
+
+
+class SiebenschlaeferEventRoundEnded(SiebenschlaeferRound):
+    """A round ended (sections 9, 12): the hands laid open, the table, the count and the match so far."""
+
+    type = _type("round_ended")
+    totals = _ints("counted points per seat over the finished rounds, this one included")
+    paid = _ints("rounds each seat had to pay, this one included")
+
+
+class SiebenschlaeferEventDealt(Schema):
+    """The next round of a match was dealt (sections 2, 3, 11)."""
+
+    type = _type("dealt")
+    round = _int(required=True, metadata={"description": "the round dealt, from 1"})
+    opener = _seat("who opens (by the 2, or by the lot draw reported next)")
+    hand_counts = _ints("cards per seat")
+    stock_count = _int(required=True, metadata={"description": "cards in the stock"})
+    cards = fields.List(fields.String(), metadata={"description": "the viewer's new hand: only for that seat"})
+
+
+class SiebenschlaeferEventLot(Schema):
+    """A card drawn in the lot for the opener (section 3), face up."""
+
+    type = _type("lot")
+    seat = _seat("who drew it")
+    card = fields.String(required=True)
+
+
+class SiebenschlaeferEventGameOver(Schema):
+    """The match is over (engines.core.game_over_event); the last event of the last move."""
+
+    type = _type("game_over")
+    status = fields.String(required=True, validate=validate.OneOf(["finished", "aborted"]))
+    winners = _ints("the result's winners")
+    losers = _ints("the result's losers (the payers of a one-round game)")
+    scores = fields.List(_int(), required=True, allow_none=True,
+                         metadata={"description": "counted points (one round) or the match totals"})
+
+
+GAME = GameSchemas(
+    prefix="Siebenschlaefer",
+    state=SiebenschlaeferState,
+    result_detail=SiebenschlaeferResultDetail,
+    events={
+        "played": SiebenschlaeferEventPlayed,
+        "drew": SiebenschlaeferEventDrew,
+        "skipped": SiebenschlaeferEventSkipped,
+        "passed": SiebenschlaeferEventPassed,
+        "reshuffled": SiebenschlaeferEventReshuffled,
+        "reset": SiebenschlaeferEventReset,
+        "round_ended": SiebenschlaeferEventRoundEnded,
+        "dealt": SiebenschlaeferEventDealt,
+        "lot": SiebenschlaeferEventLot,
+        "game_over": SiebenschlaeferEventGameOver,
+    },
+)

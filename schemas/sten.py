@@ -1,4 +1,4 @@
-"""Wire schemas of Sten (seeds/sten.md): the view's ``state`` and the result ``detail``.
+"""Wire schemas of Sten (seeds/sten.md): the view's ``state``, the result ``detail`` and the events.
 
 Options, moves and the envelopes are built by ``schemas.common.build`` from the
 engine's declarations; only what is Sten's own is written here.
@@ -24,6 +24,90 @@ class StenSuitPile(Schema):
     fits = fields.List(fields.String(), required=True, metadata={"description": "cards of this suit that fit now"})
 
 
+_REASON = validate.OneOf(["empty_hand", "play_all", "stalled", "max_turns"])
+
+
+def _seat(description: str, **kw: object) -> fields.Integer:
+    return fields.Integer(strict=True, required=True, metadata={"description": description}, **kw)  # type: ignore[arg-type]
+
+
+def _type(name: str) -> fields.String:
+    return fields.String(required=True, validate=validate.OneOf([name]))
+
+
+class StenEnded(Schema):
+    """The end of the game as the table shows it (seeds/sten.md section 13): hands laid open, the final table."""
+
+    reason = fields.String(required=True, validate=_REASON)
+    winner = _seat("the seat that emptied its hand (or had the fewest cards when stalled); null: none",
+                   allow_none=True)
+    losers = fields.List(fields.Integer(strict=True), required=True,
+                         metadata={"description": "the loser: the stone holder (section 7.2); [] when none"})
+    stone_holder = _seat("who holds the stone; null while it lies in the middle", allow_none=True)
+    hands = fields.List(fields.List(fields.String()), required=True,
+                        metadata={"description": "every seat's cards left, laid open, by seat"})
+    cards_left = fields.List(fields.Integer(strict=True), required=True,
+                             metadata={"description": "the reckoning: cards each seat kept (no points in Sten)"})
+    dead = fields.List(fields.String(), required=True,
+                       metadata={"description": "the face-down dead cards turned up (policy dead), sorted"})
+    layout = fields.List(fields.List(fields.String()), required=True,
+                         metadata={"description": "the final layout: placed cards per suit C, D, H, S, ascending"})
+    remainder = fields.List(fields.String(), required=True, metadata={"description": "the open remainder left"})
+
+
+class StenEventPlayed(Schema):
+    """A card placed on the layout (section 5.1)."""
+
+    type = _type("played")
+    seat = _seat("who placed it")
+    card = fields.String(required=True)
+    source = fields.String(required=True, validate=validate.OneOf(["hand", "remainder"]),
+                           metadata={"description": "from the mover's hand or the open remainder"})
+
+
+class StenEventPassed(Schema):
+    """A seat said "Stein" (section 5.2): nothing placed, the turn passes."""
+
+    type = _type("passed")
+    seat = _seat("who said Stein")
+
+
+class StenEventTookStone(Schema):
+    """The stone changed hands (after "Stein" or a failed declaration, sections 5.2 and 6)."""
+
+    type = _type("took_stone")
+    seat = _seat("the new holder")
+    previous_holder = _seat("who held it before; null: it lay in the middle", allow_none=True)
+
+
+class StenEventDeclared(Schema):
+    """A declaration to lay the whole hand (section 6): laid and won, or failed."""
+
+    type = _type("declared")
+    seat = _seat("the declarer")
+    success = fields.Boolean(required=True)
+    cards = fields.List(fields.String(), required=True, metadata={
+        "description": "success: every card, in the order laid; failure: for the others the cards laid before "
+                       "the first that did not fit, for the declarer his whole list"})
+
+
+class StenEventDealEnded(StenEnded):
+    """The game (one deal) ended: the hands left laid open, the final table, the reckoning (section 7)."""
+
+    type = _type("deal_ended")
+
+
+class StenEventGameOver(Schema):
+    """The game is over (engines.core.game_over_event); the last event of the last move."""
+
+    type = _type("game_over")
+    status = fields.String(required=True, validate=validate.OneOf(["finished", "aborted"]))
+    winners = fields.List(fields.Integer(strict=True), required=True)
+    losers = fields.List(fields.Integer(strict=True), required=True)
+    scores = fields.List(fields.Integer(strict=True), required=True, allow_none=True,
+                         metadata={"description": "always null: Sten has no points"})
+
+
 class StenState(Schema):
     """What the viewer sees of a game of Sten."""
 
@@ -40,13 +124,27 @@ class StenState(Schema):
     failed_play_all = fields.Boolean(required=True,
                                      metadata={"description": "the mover failed a declaration this turn"})
     turn = fields.Integer(required=True, metadata={"description": "completed turns"})
+    ended = fields.Nested(StenEnded, required=True, allow_none=True,
+                          metadata={"description": "null while the game runs; then its end as the table shows it"})
 
 
 class StenResultDetail(Schema):
     """How a game of Sten ended."""
 
     stone_holder = fields.Integer(required=True, allow_none=True)
-    reason = fields.String(required=True, validate=validate.OneOf(["empty_hand", "play_all", "stalled", "max_turns"]))
+    reason = fields.String(required=True, validate=_REASON)
 
 
-GAME = GameSchemas(prefix="Sten", state=StenState, result_detail=StenResultDetail)
+GAME = GameSchemas(
+    prefix="Sten",
+    state=StenState,
+    result_detail=StenResultDetail,
+    events={
+        "played": StenEventPlayed,
+        "passed": StenEventPassed,
+        "took_stone": StenEventTookStone,
+        "declared": StenEventDeclared,
+        "deal_ended": StenEventDealEnded,
+        "game_over": StenEventGameOver,
+    },
+)

@@ -10,6 +10,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 
 from engines.core import JSON, EngineDefaults, Move, Option, Result
+from engines.core import Event as LogEvent
 from engines.siebenschlaefer import migrations, rules, view
 from engines.siebenschlaefer.state import MOVE_TYPES, Event, RoundSummary, Settings, State
 
@@ -39,6 +40,9 @@ class SiebenschlaeferEngine(EngineDefaults):
 
     def apply(self, state: State, seat: int, move: Move) -> State:
         return rules.apply(state, seat, move)
+
+    def apply_events(self, state: State, seat: int, move: Move) -> tuple[State, tuple[LogEvent, ...]]:
+        return rules.apply_events(state, seat, move)
 
     def view(self, state: State, seat: int | None) -> dict[str, JSON]:
         return view.view(state, seat)
@@ -93,6 +97,10 @@ def encode(state: State) -> dict[str, JSON]:
                 "hands": [list(h) for h in r.hands],
                 "reason": r.reason,
                 "winners": list(r.winners),
+                "top": None if r.top is None else list(r.top),
+                "target": r.target,
+                "pile_count": r.pile_count,
+                "stock_count": r.stock_count,
             }
             for r in state.history
         ],
@@ -136,6 +144,10 @@ def decode(data: Mapping[str, JSON]) -> State:
                 tuple(_t(h) for h in r["hands"]),
                 r["reason"],
                 tuple(r["winners"]),
+                None if r["top"] is None else _t(r["top"]),
+                r["target"],
+                r["pile_count"],
+                r["stock_count"],
             )
             for r in data["history"]
         ),

@@ -2,16 +2,17 @@
 
 Format 1: everything released before the stalled-round rule. Format 2 (seeds/siebenschlaefer.md
 section 12): the settings gain ``stalled_round``, and every finished round in ``history`` gains its
-``reason`` and ``winners``. Each step is pure: an encoded state of one format in, the same game in
-the next format out.
+``reason`` and ``winners``. Format 3 (section 16, issue 12): every finished round keeps the table as
+it ended (``top``, ``target``, ``pile_count``, ``stock_count``). Each step is pure: an encoded state
+of one format in, the same game in the next format out.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-#: The snapshot format this code writes (format 1 = everything released so far).
-FORMAT = 2
+#: The snapshot format this code writes.
+FORMAT = 3
 
 
 def state_1_to_2(data: dict[str, Any]) -> dict[str, Any]:
@@ -31,5 +32,19 @@ def state_1_to_2(data: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def state_2_to_3(data: dict[str, Any]) -> dict[str, Any]:
+    """Pure: an encoded format-2 state -> the same game in format 3 (seeds/siebenschlaefer.md 16).
+
+    Format 3 keeps with every finished round the table as it ended. A format-2 game did not keep it
+    and it cannot be rebuilt (the next round's deal took the pile away), so its finished rounds get
+    ``top``, ``target``, ``pile_count`` and ``stock_count`` null: the view's ``last_round.table`` is
+    null for them (unknown), never a made-up table.
+    """
+    out = dict(data)
+    out["history"] = [{**r, "top": None, "target": None, "pile_count": None, "stock_count": None}
+                      for r in data["history"]]
+    return out
+
+
 #: Old format -> the function giving the next format.
-MIGRATIONS = {1: state_1_to_2}
+MIGRATIONS = {1: state_1_to_2, 2: state_2_to_3}

@@ -20,13 +20,16 @@ from engines.core import (
     Result,
     check_deck,
     check_players,
+    game_over_event,
     resolve_options,
 )
+from engines.core import Event as LogEvent
 from engines.siebenschlaefer.state import (
     ACE,
     ACE_COUNT,
     ACES,
     COUNT_VALUE,
+    FACE_RANKS,
     FULL_DECK,
     HAND_SIZE,
     NUMBER_RANKS,
@@ -233,7 +236,8 @@ class _Table:
         self.totals = s.totals
         self.paid = s.paid
         self.history = s.history
-        self.events: list[Event] = []
+        self.events: list[Event] = []  # the view's ``events`` (what the last move caused, section 13)
+        self.out: list[LogEvent] = []  # the move's events for the log (section 16), per viewer
         self.status = s.status
 
     def freeze(self) -> State:
@@ -276,17 +280,21 @@ class _Table:
                 self.reshuffles += 1
                 self.pile = self.pile[-2:]
                 self.events.append(Event("reshuffle", count=len(rest)))
+                self.out.append(LogEvent("reshuffled", {"count": len(rest)}))
             out.append(self.stock.pop(0))
         return out
 
-    def draw_into(self, seat: int, k: int) -> list[str]:
+    def draw_into(self, seat: int, k: int, reason: str) -> list[str]:
+        """``seat`` draws up to ``k`` cards; the ``drew`` event shows everyone how many, the drawer which."""
         cards = self.take(k)
         self.hands[seat].extend(cards)
+        self.out.append(LogEvent("drew", {"seat": seat, "count": len(cards), "reason": reason},
+                                 {seat: {"cards": list(sort_hand(cards))}}))
         return cards
 
     def penalty(self, seat: int) -> None:
         """A 7's draw of two (section 6): immediate, possibly fewer when no card is left."""
-        got = self.draw_into(seat, 2)
+        got = self.draw_into(seat, 2, "seven")
         self.events.append(Event("penalty", seat=seat, count=len(got)))
 
     def flip_start_value(self) -> None:
@@ -317,6 +325,7 @@ class _Table:
                 break
         self.passes = 0
         self.events.append(Event("reset", cards=tuple(flipped), count=len(flipped)))
+        self.out.append(LogEvent("reset", {"cards": flipped, "value": self.target}))
 
     def count_pass(self) -> None:
         self.passes += 1
@@ -334,7 +343,8 @@ class _Table:
         values = tuple(0 if s == winner else count_value(h) for s, h in enumerate(hands))
         high = max(v for s, v in enumerate(values) if s != winner)
         payers = tuple(s for s, v in enumerate(values) if s != winner and v == high)
-        self.close_round(RoundSummary(self.round + 1, winner, payers, values, hands, "went_out", (winner,)))
+        self.close_round(RoundSummary(self.round + 1, winner, payers, values, hands, "went_out", (winner,),
+                                      *self.table()))
         self.events.append(Event("round_end", seat=winner))
         self.next_round()
 
@@ -347,7 +357,8 @@ class _Table:
         low, high = min(values), max(values)
         winners = tuple(s for s, v in enumerate(values) if v == low)
         payers = tuple(s for s, v in enumerate(values) if v == high and v != low)
-        self.close_round(RoundSummary(self.round + 1, None, payers, values, hands, "stalled", winners))
+        self.close_round(RoundSummary(self.round + 1, None, payers, values, hands, "stalled", winners,
+                                      *self.table()))
         self.events.append(Event("stalled", count=self.moves))
         self.events.append(Event("round_end"))
         self.next_round()
@@ -359,10 +370,17 @@ class _Table:
         while self.status == "active" and self.settings.stalled_round == "count_hands" and round_locked(self.hands):
             self.end_stalled_round()
 
+    def table(self) -> tuple[tuple[str, ...], int | None, int, int]:
+        """The table as the round ends (section 9): top pair, value to beat, pile and stock sizes."""
+        return (tuple(self.pile[-2:]) if len(self.pile) >= 2 else (), self.target, len(self.pile), len(self.stock))
+
     def close_round(self, summary: RoundSummary) -> None:
+        """Book a finished round and report it: ``round_ended`` lays the hands open (section 16)."""
         self.history = (*self.history, summary)
         self.totals = tuple(t + v for t, v in zip(self.totals, summary.hand_values, strict=True))
         self.paid = tuple(p + (s in summary.payers) for s, p in enumerate(self.paid))
+        self.out.append(LogEvent("round_ended", {**round_json(summary), "totals": list(self.totals),
+                                                 "paid": list(self.paid)}))
 
     def next_round(self) -> None:
         """Section 11: deal the match's next round, or finish."""
@@ -399,6 +417,14 @@ class _Table:
             self.stock = list(shuffled(self.stock, self.s.seed, f"lots/{self.round}"))
             self.events.extend(Event("lot", seat=s, cards=(c,)) for s, c in self.lots)
         self.current = self.opener
+        # section 16: ``dealt`` (each seat sees only its own new hand), then the lot cards in order
+        self.out.append(LogEvent(
+            "dealt",
+            {"round": self.round + 1, "opener": self.opener, "hand_counts": [len(h) for h in self.hands],
+             "stock_count": len(self.stock)},
+            {s: {"cards": list(sort_hand(h))} for s, h in enumerate(self.hands)},
+        ))
+        self.out.extend(LogEvent("lot", {"seat": s, "card": c}) for s, c in self.lots)
 
 
 def _threshold(n: int, settings: Settings) -> int:
@@ -501,6 +527,13 @@ def legal_moves(state: State, seat: int) -> tuple[Move, ...]:
 
 def apply(state: State, seat: int, move: Move) -> State:
     """The state after ``seat`` makes ``move`` (section 5); IllegalMove and nothing changed otherwise."""
+    return apply_events(state, seat, move)[0]
+
+
+def apply_events(state: State, seat: int, move: Move) -> tuple[State, tuple[LogEvent, ...]]:
+    """``apply``, and the events the move caused, in order (section 16): the move's own effect, the draws,
+    skips, reshuffles and resets that follow, a round's end with the hands laid open, the next deal, and
+    ``game_over`` last when the match ends."""
     if state.status != "active":
         raise IllegalMove("game_over", "the game is over")
     if seat != state.current:
@@ -518,7 +551,12 @@ def apply(state: State, seat: int, move: Move) -> State:
     t.settle_stall()  # section 12: this move (or the deal of the next round) may have locked the round
     if t.round == state.round and t.status == "active" and t.moves >= t.settings.max_turns:
         t.status = "aborted"  # section 12: the safety cap
-    return t.freeze()
+    after = t.freeze()
+    if after.status != "active":
+        res = result(after)
+        assert res is not None
+        t.out.append(game_over_event(res))
+    return after, tuple(t.out)
 
 
 def _play(state: State, seat: int, move: Play) -> _Table:
@@ -545,6 +583,7 @@ def _play(state: State, seat: int, move: Play) -> _Table:
     t.target = None if value == ACES else value  # section 4: a pair of aces frees the table
     t.passes = 0
     t.events.append(Event("play", seat=seat, cards=pair))
+    t.out.append(LogEvent("played", {"seat": seat, "cards": list(pair), "value": t.target}))
     sevens = sum(rank_of(c) == SEVEN for c in pair)
     n = state.players
     won = not rest
@@ -556,6 +595,7 @@ def _play(state: State, seat: int, move: Play) -> _Table:
         t.penalty(victim)
         if not won:
             t.events.append(Event("skip", seat=victim))
+            t.out.append(LogEvent("skipped", {"seat": victim}))
             t.end_turn(seat + 2)
             if state.settings.skip_counts_as_pass:
                 t.count_pass()
@@ -580,7 +620,7 @@ def _draw(state: State, seat: int) -> _Table:
     if drawable(state) == 0:
         raise IllegalMove("nothing_to_draw", "no card is left to draw; pass")
     t = _Table(state)
-    got = t.draw_into(seat, 2)
+    got = t.draw_into(seat, 2, "draw")
     t.has_drawn = True
     t.drawn = sort_hand(got)
     t.events.append(Event("draw", seat=seat, count=len(got)))
@@ -594,6 +634,7 @@ def _pass(state: State, seat: int) -> _Table:
         raise IllegalMove("must_draw_first", "draw two cards before passing")
     t = _Table(state)
     t.events.append(Event("pass", seat=seat))
+    t.out.append(LogEvent("passed", {"seat": seat}))
     t.end_turn(seat + 1)
     t.count_pass()
     return t
@@ -612,7 +653,26 @@ def round_json(r: RoundSummary) -> dict[str, JSON]:
         "payers": list(r.payers),
         "hand_values": list(r.hand_values),
         "hands": [list(h) for h in r.hands],
+        "breakdown": [hand_breakdown(h) for h in r.hands],
+        "table": None if r.top is None else {"top": list(r.top) or None, "target": r.target,
+                                             "pile_count": r.pile_count, "stock_count": r.stock_count},
     }
+
+
+def hand_breakdown(hand: Sequence[str]) -> dict[str, int]:
+    """How a hand counts at a round's end (section 9), per scoring item: number cards at face value,
+    J/Q/K 12 each, aces 11 each; ``total`` is their sum (the seat's ``hand_values`` entry, 0 for the
+    winner, whose hand is empty)."""
+    numbers = faces = aces = 0
+    for c in hand:
+        r = rank_of(c)
+        if r in NUMBER_RANKS:
+            numbers += int(r)
+        elif r in FACE_RANKS:
+            faces += COUNT_VALUE[r]
+        else:
+            aces += COUNT_VALUE[r]
+    return {"numbers": numbers, "faces": faces, "aces": aces, "total": numbers + faces + aces}
 
 
 def result(state: State) -> Result | None:

@@ -112,6 +112,11 @@ class RoundSummary:
     hands: tuple[tuple[str, ...], ...]  # the hands laid open for counting
     reason: str = "went_out"  # "went_out" | "stalled" (section 12)
     winners: tuple[int, ...] = ()  # (winner,) when went out; the fewest points when stalled
+    # the table as the round ended (section 16; None: ended before snapshot format 3 kept it)
+    top: tuple[str, ...] | None = None  # the pile's top pair (the winning pair when one went out); () if empty
+    target: int | None = None  # the value to beat then (None: free)
+    pile_count: int | None = None
+    stock_count: int | None = None
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from engines import snapshot
-from engines.core import JSON, EngineDefaults, Move, Result
+from engines.core import JSON, EngineDefaults, Event, Move, Result
 from engines.sten import rules, view
 from engines.sten.moves import MOVE_TYPES
 from engines.sten.state import StenState
@@ -40,6 +40,9 @@ class StenEngine(EngineDefaults):
 
     def apply(self, state: StenState, seat: int, move: Move) -> StenState:
         return rules.apply(state, seat, move)
+
+    def apply_events(self, state: StenState, seat: int, move: Move) -> tuple[StenState, tuple[Event, ...]]:
+        return rules.apply_events(state, seat, move)
 
     def view(self, state: StenState, seat: int | None) -> dict[str, JSON]:
         return view.view(state, seat)

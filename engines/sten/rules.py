@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from engines.cards import RANK_VALUE, SUITS, code, is_card, rank_of, remove_cards, shuffled, sort_cards, standard_deck
 from engines.core import (
     JSON,
+    Event,
     IllegalMove,
     InvalidOptions,
     Move,
@@ -19,6 +20,7 @@ from engines.core import (
     Result,
     check_deck,
     check_players,
+    game_over_event,
     resolve_options,
 )
 from engines.sten.moves import Play, PlayAll, Stein
@@ -291,20 +293,38 @@ def _fitting_order(state: StenState, cards: tuple[str, ...]) -> tuple[str, ...] 
 
 def apply(state: StenState, seat: int, move: Move) -> StenState:
     """The state after ``seat`` makes ``move``; IllegalMove (and nothing changed) otherwise."""
+    return apply_events(state, seat, move)[0]
+
+
+def apply_events(state: StenState, seat: int, move: Move) -> tuple[StenState, tuple[Event, ...]]:
+    """``apply``, and the events the move caused, in order (seeds/sten.md section 13).
+
+    The move's own effect first (``played``, ``passed``, ``declared``), then what follows from it:
+    ``took_stone`` when the stone changes hands, ``deal_ended`` with the hands laid open when the
+    game ends (section 7), and ``game_over`` last.
+    """
     if state.over:
         raise IllegalMove("game_over", "the game is over")
     if not isinstance(seat, int) or seat != state.current:
         raise IllegalMove("not_your_turn", "it is not this seat's turn")
+    out: list[Event] = []
     if isinstance(move, Play):
-        return _apply_play(state, seat, move.card)
-    if isinstance(move, Stein):
-        return _apply_stein(state, seat)
-    if isinstance(move, PlayAll):
-        return _apply_play_all(state, seat, move.cards)
-    raise IllegalMove("malformed_move", "unknown move type")
+        after = _apply_play(state, seat, move.card, out)
+    elif isinstance(move, Stein):
+        after = _apply_stein(state, seat, out)
+    elif isinstance(move, PlayAll):
+        after = _apply_play_all(state, seat, move.cards, out)
+    else:
+        raise IllegalMove("malformed_move", "unknown move type")
+    if after.over:
+        out.append(Event("deal_ended", ended_summary(after)))
+        res = result(after)
+        assert res is not None
+        out.append(game_over_event(res))
+    return after, tuple(out)
 
 
-def _apply_play(state: StenState, seat: int, card: object) -> StenState:
+def _apply_play(state: StenState, seat: int, card: object, out: list[Event]) -> StenState:
     """Section 5.1: place one fitting card from the hand or the open remainder; the turn passes."""
     if not isinstance(card, str) or not is_card(card) or card == "JK":
         raise IllegalMove("malformed_move", "card must be a card code such as '8H'")
@@ -320,6 +340,7 @@ def _apply_play(state: StenState, seat: int, card: object) -> StenState:
     if not fits(card, state.low, state.high):
         raise IllegalMove("card_does_not_fit", f"{card} does not fit the layout now")
     low, high = place(card, state.low, state.high)
+    out.append(Event("played", {"seat": seat, "card": card, "source": "hand" if from_hand else "remainder"}))
     if from_hand:
         hands = _replace_hand(state.hands, seat, tuple(c for c in hand if c != card))
         state = dataclasses.replace(state, hands=hands, low=low, high=high, opening=False)
@@ -331,22 +352,25 @@ def _apply_play(state: StenState, seat: int, card: object) -> StenState:
     return _next_turn(state)
 
 
-def _apply_stein(state: StenState, seat: int) -> StenState:
+def _apply_stein(state: StenState, seat: int, out: list[Event]) -> StenState:
     """Section 5.2: say "Stein" only when nothing fits (A-S3); the sayer takes the stone."""
     if state.opening:
         raise IllegalMove("must_open_with_7h", "the game opens with the 7 of hearts")
     if not state.options.allow_voluntary_stein and playable(state, seat):
         raise IllegalMove("card_fits", "you may say 'Stein' only when none of your cards fits")
-    return _next_turn(_take_stone(state, seat))
+    out.append(Event("passed", {"seat": seat}))
+    return _next_turn(_take_stone(state, seat, out))
 
 
-def _apply_play_all(state: StenState, seat: int, cards: object) -> StenState:
+def _apply_play_all(state: StenState, seat: int, cards: object, out: list[Event]) -> StenState:
     """Section 6: the declaration to lay every hand card in one turn.
 
     A well-formed declaration names every hand card exactly once (plus, with
     ``play_all_may_use_remainder``, open-remainder cards); one that does not is refused
     unchanged. Success places them all and wins at once; failure takes nothing off the hand,
-    restores the layout, and the declarer takes the stone.
+    restores the layout, and the declarer takes the stone. The ``declared`` event shows everyone
+    the cards laid (on failure: those laid before the first that did not fit, section 9), the
+    declarer his whole list.
     """
     if not isinstance(cards, tuple) or not all(isinstance(c, str) and is_card(c) for c in cards):
         raise IllegalMove("malformed_move", "cards must be a list of card codes")
@@ -367,8 +391,12 @@ def _apply_play_all(state: StenState, seat: int, cards: object) -> StenState:
             raise IllegalMove("remainder_not_allowed", "a declaration may name only your hand cards")
     order = judge_play_all(state, cards)
     if order is None:
-        state = dataclasses.replace(_take_stone(state, seat), failed_play_all=True)
+        shown = list(laid_before_mistake(state, cards))
+        out.append(Event("declared", {"seat": seat, "success": False, "cards": shown},
+                         {seat: {"cards": list(cards)}}))
+        state = dataclasses.replace(_take_stone(state, seat, out), failed_play_all=True)
         return _next_turn(state) if state.options.failed_play_all_ends_turn else state
+    out.append(Event("declared", {"seat": seat, "success": True, "cards": list(order)}))
     low, high = state.low, state.high
     for c in order:
         low, high = place(c, low, high)
@@ -385,10 +413,46 @@ def _apply_play_all(state: StenState, seat: int, cards: object) -> StenState:
     )
 
 
-def _take_stone(state: StenState, seat: int) -> StenState:
+def laid_before_mistake(state: StenState, cards: tuple[str, ...]) -> tuple[str, ...]:
+    """The cards of a failed declaration that lay on the table before the first one that did not fit,
+    in the submitted order (section 9: what the other seats saw before the cards went back)."""
+    low, high = state.low, state.high
+    shown: list[str] = []
+    for c in cards:
+        if not fits(c, low, high):
+            break
+        low, high = place(c, low, high)
+        shown.append(c)
+    return tuple(shown)
+
+
+def ended_summary(state: StenState) -> dict[str, JSON]:
+    """The end of the game as a real table shows it (section 13): the hands left laid open, the dead
+    cards turned up, the final layout and open remainder, and the reckoning (Sten counts no points:
+    who won, who holds the stone and so loses, how many cards each seat kept)."""
+    res = result(state)
+    assert res is not None
+    return {
+        "reason": state.end,
+        "winner": state.winner,
+        "losers": list(res.losers),
+        "stone_holder": state.stone,
+        "hands": [list(h) for h in state.hands],
+        "cards_left": [len(h) for h in state.hands],
+        "dead": list(sort_cards(state.dead)),
+        "layout": [
+            [code(RANK_CODE[r], s) for r in range(state.low[i], state.high[i] + 1)] if state.low[i] else []
+            for i, s in enumerate(SUITS)
+        ],
+        "remainder": list(state.remainder),
+    }
+
+
+def _take_stone(state: StenState, seat: int, out: list[Event]) -> StenState:
     """The seat takes the stone from whoever holds it (section 5.2); remember the previous holder."""
     if state.stone == seat:
         return state
+    out.append(Event("took_stone", {"seat": seat, "previous_holder": state.stone}))
     return dataclasses.replace(state, stone=seat, stone_before=state.stone)
 
 

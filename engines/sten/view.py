@@ -7,8 +7,8 @@ from dataclasses import replace
 from engines.cards import SUITS, code, shuffled, sort_cards
 from engines.core import JSON, Move
 from engines.sten.moves import PlayAll
-from engines.sten.rules import judge_play_all, layout_fits
-from engines.sten.state import OPENING_CARD, RANK_CODE, StenState, fits, place
+from engines.sten.rules import ended_summary, judge_play_all, laid_before_mistake, layout_fits
+from engines.sten.state import OPENING_CARD, RANK_CODE, StenState
 
 
 def view(state: StenState, seat: int | None) -> dict[str, JSON]:
@@ -35,6 +35,10 @@ def view(state: StenState, seat: int | None) -> dict[str, JSON]:
     - ``failed_play_all`` (bool): the seat to move already failed a play-all declaration this
       turn and must now play a card or say "Stein" (option failed_play_all_ends_turn=false).
     - ``turn`` (int): number of completed turns.
+    - ``ended`` (dict | None): None while the game runs; once it is over, the end as the table shows
+      it (seeds/sten.md section 13, ``rules.ended_summary``): the hands left laid open, the dead
+      cards, the final layout and remainder, winner, losers, stone holder and the cards each kept --
+      the same facts as the ``deal_ended`` event, so a client can show them after a reload.
     """
     fitting = layout_fits(state)
     return {
@@ -47,6 +51,7 @@ def view(state: StenState, seat: int | None) -> dict[str, JSON]:
         "opening": state.opening,
         "failed_play_all": state.failed_play_all,
         "turn": state.turn,
+        "ended": ended_summary(state) if state.over else None,
     }
 
 
@@ -72,14 +77,7 @@ def redact_move(state_before: StenState, seat: int, move: Move, viewer: int | No
     data = move.to_json()
     if not isinstance(move, PlayAll) or viewer == seat or judge_play_all(state_before, move.cards) is not None:
         return data
-    low, high = state_before.low, state_before.high
-    shown: list[str] = []
-    for c in move.cards:
-        if not fits(c, low, high):
-            break
-        low, high = place(c, low, high)
-        shown.append(c)
-    data["cards"] = shown
+    data["cards"] = list(laid_before_mistake(state_before, move.cards))
     return data
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from engines.core import move_from_json
 from engines.siebenschlaefer import ENGINE
-from engines.siebenschlaefer.migrations import FORMAT, MIGRATIONS, state_1_to_2
+from engines.siebenschlaefer.migrations import FORMAT, MIGRATIONS, state_1_to_2, state_2_to_3
 
 E = ENGINE
 FIXTURE = json.loads((Path(__file__).parent / "format1_game.json").read_text())
@@ -28,10 +28,10 @@ def migrate(data: dict[str, Any], version: int = 1) -> dict[str, Any]:
     return data
 
 
-def test_the_engine_writes_format_two_and_migrates_from_one() -> None:
+def test_the_engine_writes_format_three_and_migrates_from_one_and_two() -> None:
     """Issue 16: the engine names the format it writes and the step from every older one."""
-    assert E.format == FORMAT == 2
-    assert E.migrations == MIGRATIONS == {1: state_1_to_2}
+    assert E.format == FORMAT == 3
+    assert E.migrations == MIGRATIONS == {1: state_1_to_2, 2: state_2_to_3}
 
 
 def test_a_format_one_game_keeps_its_options_hands_and_turn() -> None:
@@ -65,3 +65,24 @@ def test_the_step_is_pure() -> None:
     old = copy.deepcopy(FIXTURE["start"])
     state_1_to_2(old)
     assert old == FIXTURE["start"]
+
+
+def test_a_format_two_round_keeps_its_summary_and_gets_no_made_up_table() -> None:
+    """Section 16 (format 3): a round finished before format 3 kept its table gets ``table`` null in the
+    view's ``last_round``; everything else it showed stays, the breakdown is counted from its hands."""
+    two = state_1_to_2(FIXTURE["start"])
+    assert "top" not in two["history"][0]
+    state = E.decode(state_2_to_3(two))
+    shown = E.view(state, None)["last_round"]
+    assert shown["table"] is None
+    assert shown["hands"] == two["history"][0]["hands"] and shown["hand_values"] == two["history"][0]["hand_values"]
+    assert [b["total"] for b in shown["breakdown"]] == shown["hand_values"]
+    assert E.encode(state) == state_2_to_3(two)
+
+
+def test_the_format_two_step_is_pure() -> None:
+    """Issue 16: the step 2 -> 3 leaves its input untouched."""
+    two = state_1_to_2(FIXTURE["start"])
+    kept = copy.deepcopy(two)
+    state_2_to_3(two)
+    assert two == kept

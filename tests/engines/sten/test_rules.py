@@ -574,6 +574,7 @@ def test_view_shows_only_the_viewers_hand() -> None:
         "opening",
         "failed_play_all",
         "turn",
+        "ended",
     }
 
 
