@@ -84,7 +84,15 @@ const sten = {
         s.dead_count ? box("Dead cards", h("p", null, `${s.dead_count} face down, out of play`)) : null,
         s.failed_play_all ? box("Play-all", h("p", null, "A play-all declaration failed")) : null));
   },
-  summary: () => null,
+  summary(/** @type {S["StenView"]} */ v, ctx) {
+    const e = v.state.ended;
+    if (!e) return null;
+    return { key: "ended", title: e.winner !== null ? `${ctx.name(e.winner)} emptied the hand` : "The game ended", body: h("div", null,
+      h("p", null, e.stone_holder !== null ? `${ctx.name(e.stone_holder)} holds the stone and loses.` : "Nobody holds the stone."),
+      h("table", { class: "scores" }, h("thead", null, h("tr", null, h("th", null, "Seat"), h("th", null, "Cards left"), h("th", null, "Count"))),
+        h("tbody", null, e.hands.map((hand, i) => h("tr", null, h("td", null, ctx.name(i)),
+          h("td", null, hand.length ? row(hand) : "none"), h("td", { class: "num" }, String(e.cards_left[i] ?? hand.length))))))) };
+  },
   compose(/** @type {S["StenView"]} */ v, sel) {
     if (!kinds(v).has("play_all") || !sel.length) return [];
     return [{ label: `Play all ${sel.length} selected, in this order`, move: { type: "play_all", cards: sel } }];

@@ -136,6 +136,8 @@ export function eventText(ev, name) {
     case "force_window": return `${who} may force ${name(num(ev.player))} to take ${shown}`;
     case "forced": return `${who} forced ${"player" in ev ? name(num(ev.player)) : "the opponent"} to meld ${shown}`;
     case "force_declined": return `${who} did not force`;
+    case "took_stone": return `${who} took the stone${ev.previous_holder === null || ev.previous_holder === undefined ? "" : ` from ${name(num(ev.previous_holder))}`}`;
+    case "declared": return `${who} declared play-all: ${ev.success ? "it worked" : "it failed"}${cards.length ? ` (${cardsText(cards)})` : ""}`;
     case "game_over": {
       const winners = Array.isArray(ev.winners) ? ev.winners : [];
       const names = winners.map((s) => name(num(s))).join(", ");
