@@ -265,6 +265,13 @@ class TableController {
 
   stop() { this.abort.abort(); }
 
+  /** A background request failed (the game expired, the server went away): say so, keep the table. @param {unknown} err */
+  lost(err) {
+    if (this.abort.signal.aborted) return;
+    this.message = `Could not update the table: ${problemText(err)}`;
+    this.draw();
+  }
+
   async start() {
     const games = await loadCatalogue();
     this.info = games.find((g) => g.game === this.game);
@@ -274,8 +281,8 @@ class TableController {
       game: this.game, id: this.id, token: this.token, signal: this.abort.signal,
       version: () => (this.view ? this.view.version : 0),
       etag: () => this.etag,
-      onEntries: (entries) => { this.addEntries(entries); void this.refresh(); },
-      onView: (view, etag) => { this.setView(view, etag); void this.readLog(); },
+      onEntries: (entries) => { this.addEntries(entries); this.refresh().catch((err) => this.lost(err)); },
+      onView: (view, etag) => { this.setView(view, etag); this.readLog().catch((err) => this.lost(err)); },
     });
   }
 
@@ -362,11 +369,13 @@ class TableController {
     document.title = `cardtable: ${title}${v.seat !== null && v.to_move.includes(v.seat) ? " \u2014 your turn" : ""}`;
     const ctx = { name: this.seatName, seat: v.seat, target: this.target,
       pick: v.seat !== null && v.to_move.includes(v.seat) ? (/** @type {Target} */ t) => this.pick(t) : null };
+    const moves = this.drawMoves(v);
     const root = h("section", { class: "table", "data-table": true, "data-version": v.version, "data-status": v.status,
       "data-seat": v.seat === null ? "" : v.seat, "data-game": this.game, "aria-label": `${title} table` },
       h("header", { class: "tablehead" },
         h("h2", null, title, v.provisional ? h("span", { class: "badge warn" }, "provisional") : null),
         h("p", { class: "turn" }, this.turnText(v)),
+        !moves && this.message ? h("p", { class: "message", role: "status" }, this.message) : null,
         h("p", { class: "links" }, h("a", { href: `#rules=${encodeURIComponent(this.game)}`, target: "_blank" }, "Rules"),
           " \u00b7 ", h("a", { href: "#" }, "Lobby"), " \u00b7 ", h("span", { class: "muted" }, `move ${v.version}`))),
       this.drawSeats(v),
@@ -374,7 +383,7 @@ class TableController {
       this.drawResult(v),
       this.ui.table(v, ctx),
       this.drawHand(v),
-      this.drawMoves(v),
+      moves,
       this.drawSeatLinks(v),
       h("section", { class: "history", "aria-labelledby": "history-title" }, h("h3", { id: "history-title" }, "History"),
         h("ul", { id: "history", "aria-live": "off" })));
@@ -529,7 +538,7 @@ class TableController {
       h("ul", null, others.map((s) => {
         const href = `${location.origin}/play/#game=${encodeURIComponent(this.id)}&g=${encodeURIComponent(this.game)}&token=${encodeURIComponent(s.token || "")}`;
         return h("li", null, h("a", { href, "data-seat-link": s.seat, target: "_blank", rel: "noopener" }, `Link for ${this.seatName(s.seat)}`),
-          " ", h("button", { type: "button", class: "link", onclick: () => { void navigator.clipboard?.writeText(href); this.message = "Link copied."; } }, "copy"));
+          " ", h("button", { type: "button", class: "link", onclick: () => { void navigator.clipboard?.writeText(href); this.message = "Link copied."; this.draw(); } }, "copy"));
       })));
   }
 
@@ -569,7 +578,7 @@ class TableController {
       this.message = "";
       this.busy = false;
       this.setView(view, null);
-      void this.readLog().catch(() => undefined);
+      this.readLog().catch((err) => this.lost(err));
     } catch (err) {
       this.message = err instanceof ApiError && err.problem.code === "stale_version"
         ? "The table changed before your move arrived; look again." : `Refused: ${problemText(err)}`;
