@@ -264,6 +264,8 @@ def test_rules_page(base_url: str, new_page: Any) -> None:
     page.click("text=Read the rules")
     page.wait_for_selector("article.rules h2")
     assert "Sten" in page.locator("article.rules h2").first.inner_text()
+    assert page.locator("article.rules table").count() > 0, "the rules tables are tables"
+    shot(page, "rules", full_page=False)
 
 
 def test_lobby_setup_and_a_turn_by_keyboard(base_url: str, new_page: Any) -> None:
