@@ -291,9 +291,14 @@ class EngineDefaults:
         """A full state consistent with everything ``seat`` has seen (its hand, the table, the
         counts, what the game's events revealed): the cards hidden from it dealt anew. A bot
         searches such states and never reads hidden cards. Default: the hidden cards permuted
-        among the hidden places (``shuffle_hidden``); a game whose players learn more (a card
-        known to have gone into a hand) keeps that knowledge in its own version."""
-        return self.shuffle_hidden(state, seat, f"determinize/{rng.random()!r}")  # type: ignore[attr-defined]
+        among the hidden places (``shuffle_hidden``) and a seed of its own (the real one would
+        reveal the deals to come); a game whose players learn more (a card known to have gone into a
+        hand) keeps that knowledge in its own version."""
+        sample = self.shuffle_hidden(state, seat, f"determinize/{rng.random()!r}")  # type: ignore[attr-defined]
+        # The seed deals every later deal: a sample keeps its own, or a search would see the future.
+        if dataclasses.is_dataclass(sample) and "seed" in {f.name for f in dataclasses.fields(sample)}:
+            sample = dataclasses.replace(sample, seed=f"determinized/{rng.random()!r}")
+        return sample
 
     def heuristic_move(self, state: Any, seat: int, rng: random.Random) -> Any:
         """The move of the ``greedy`` bot level: a sensible beginner's. Default: a random listed move."""

@@ -22,6 +22,7 @@ from typing import Any
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 from marshmallow_oneofschema import OneOfSchema
 
+from bots import DEFAULT_LEVEL, LEVELS
 from engines.core import Engine, Option
 
 #: Upper bounds on collection sizes a client may send (hostile-input guard).
@@ -89,6 +90,33 @@ class LogQuery(Schema):
                                           "`next_since` says where to go on"})
 
 
+# --- bots ------------------------------------------------------------------------------
+
+
+class BotSeat(Schema):
+    """A seat the server plays, at a level (README, "Bots")."""
+
+    class Meta:
+        unknown = RAISE
+
+    seat = _int(required=True, validate=validate.Range(min=0))
+    level = fields.String(load_default=DEFAULT_LEVEL, validate=validate.OneOf(list(LEVELS)),
+                          metadata={"description": f"one of {', '.join(LEVELS)}; default `{DEFAULT_LEVEL}`"})
+
+
+class BotSeatField(fields.Field):
+    """An entry of ``bots`` on create: a plain seat number (the default level) or a ``BotSeat``.
+
+    Loads to ``{"seat": n, "level": ...}`` either way; documented as ``oneOf`` (``service.spec``)."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> dict[str, Any]:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return {"seat": value, "level": DEFAULT_LEVEL}
+        if isinstance(value, Mapping):
+            return BotSeat().load(value)  # type: ignore[no-any-return]
+        raise ValidationError("Must be a seat number or an object {seat, level}.")
+
+
 # --- catalogue -------------------------------------------------------------------------
 
 
@@ -111,6 +139,10 @@ class GameInfo(Schema):
     max_players = _int(required=True)
     options = fields.List(fields.Nested(OptionInfo), required=True)
     provisional = fields.Boolean(required=True, metadata={"description": "part of the rules is a reconstruction"})
+    bot_levels = fields.List(fields.String(validate=validate.OneOf(list(LEVELS))), required=True,
+                             metadata={"description": "levels a bot seat may play, weakest first"})
+    default_bot_level = fields.String(required=True, validate=validate.OneOf(list(LEVELS)),
+                                      metadata={"description": "the level of a bot seat given as a plain number"})
 
 
 class Catalogue(Schema):
@@ -252,10 +284,11 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
                 metadata={"description": "the whole deck, top card first; needs fixed deals enabled"},
             ),
             "bots": fields.List(
-                _int(),
+                BotSeatField(),
                 load_default=list,
                 validate=validate.Length(max=players.stop),
-                metadata={"description": "seats the server plays itself"},
+                metadata={"description": "seats the server plays itself: a seat number (level "
+                                         f"`{DEFAULT_LEVEL}`) or `{{\"seat\": 1, \"level\": \"strong\"}}`"},
             ),
             "Meta": type("Meta", (), {"unknown": RAISE}),
         },
@@ -267,6 +300,8 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
             "seat": _int(required=True),
             "token": fields.String(required=True, allow_none=True, metadata={"description": "null for a bot seat"}),
             "bot": fields.Boolean(required=True),
+            "level": fields.String(required=True, allow_none=True, validate=validate.OneOf(list(LEVELS)),
+                                   metadata={"description": "the bot's level; null for a human's seat"}),
         },
     )
     create_response = _named(

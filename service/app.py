@@ -17,6 +17,7 @@ from engines import REGISTRY
 from schemas import SCHEMAS
 from schemas.common import Catalogue, Health, Problem, build
 from service import errors, observability, ratelimit, web
+from service.bots import DEFAULT_LEVEL, LEVELS, BotPolicy
 from service.config import Settings
 from service.games import P429, P503, RETRY_AFTER, Runtime, make_blueprint
 from service.spec import CardtablePlugin
@@ -79,6 +80,8 @@ def catalogue_entries() -> list[dict[str, Any]]:
             "max_players": e.players.stop - 1,
             "options": [o.to_json() for o in e.options],
             "provisional": e.provisional,
+            "bot_levels": list(LEVELS),
+            "default_bot_level": DEFAULT_LEVEL,
         }
         for e in REGISTRY.values()
     ]
@@ -112,6 +115,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         game_ttl=settings.game_ttl,
         stream_keepalive=settings.stream_keepalive,
         stream_max_seconds=settings.stream_max_seconds,
+        bot_policy=BotPolicy(settings.bot_budget_ms, settings.bot_request_seconds),
     )
     ratelimit.install(app, settings.rate_limit, rt.store, settings.trusted_proxies)
     api = _Api(app, spec_kwargs={"marshmallow_plugin": CardtablePlugin()})

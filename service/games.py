@@ -21,7 +21,7 @@ from marshmallow import Schema, ValidationError
 from engines.core import Engine, Event, IllegalMove, InvalidOptions, Move, move_from_json
 from schemas.common import LOG_LIMIT, LOG_LIMIT_MAX, BuiltSchemas, LogQuery, MoveCheck, Problem
 from service import auth, observability
-from service.bots import DEFAULT_BOT, MAX_BOT_MOVES, Bot
+from service.bots import MAX_BOT_MOVES, BotPolicy, RequestBots, seat_level
 from service.errors import PROBLEM, ApiError
 from service.records import SCHEMA_VERSION, UnknownSnapshot, dumps, fingerprint, loads, loads_entry, loads_record
 from service.store import Loaded, Store, StoreUnavailable
@@ -43,7 +43,7 @@ class Runtime:
     store: Store
     allow_fixed_deals: bool
     game_ttl: int
-    bot: Bot = DEFAULT_BOT
+    bot_policy: BotPolicy = BotPolicy()  # CARDTABLE_BOT_BUDGET_MS, CARDTABLE_BOT_REQUEST_SECONDS
     stream_keepalive: float = 15.0  # seconds between keep-alive comments of a stream
     stream_max_seconds: float = 3600.0  # a stream closes then; the client reconnects with Last-Event-ID
 
@@ -216,21 +216,26 @@ class _Game:
                 "events": [Event.from_json(ev).for_viewer(seat) for ev in e["events"]]}
 
     def play_bots(self, record: Mapping[str, Any], state: Any, version: int) -> tuple[Any, list[bytes]]:
-        """Let every bot seat that is to move play, until a human is to move or the game ends."""
-        bots = {i for i, s in enumerate(record["seats"]) if s["bot"]}
+        """Let every bot seat that is to move play at its level, until a human is to move or the game
+        ends; all of them within the request's bound (``service.bots.RequestBots``)."""
+        levels = {i: level for i, s in enumerate(record["seats"]) if (level := seat_level(s)) is not None}
+        request_bots = RequestBots(runtime().bot_policy)
         entries: list[bytes] = []
         for _ in range(MAX_BOT_MOVES):
             if self.engine.result(state) is not None:
                 break
-            movers = [s for s in self.engine.to_move(state) if s in bots]
+            movers = [s for s in self.engine.to_move(state) if s in levels]
             if not movers:
                 break
             seat = movers[0]
-            move = runtime().bot.choose(self.engine, state, seat, record["seed"], version + len(entries))
+            move = request_bots.choose(self.engine, state, seat, levels[seat], record["seed"], version + len(entries))
             after, events = self.engine.apply_events(state, seat, move)
             entries.append(self.log_entry(state, seat, move, events, True, version + len(entries) + 1,
                                           record["players"]))
             state = after
+        if request_bots.fallbacks or request_bots.capped:
+            current_app.logger.info("bots of %s: %d strong moves played greedy (request bound), %d searches capped",
+                                    record["game_id"], request_bots.fallbacks, request_bots.capped)
         return state, entries
 
     # --- handlers ---------------------------------------------------------------------------
@@ -241,13 +246,13 @@ class _Game:
         if ("seed" in body or "deck" in body) and not rt.allow_fixed_deals:
             raise ApiError(403, "fixed_deal_disabled", "This server does not accept `seed` or `deck`.")
         players = body["players"]
-        bots = body["bots"]
+        bots = {b["seat"]: b["level"] for b in body["bots"]}
         bot_errors = []
-        if len(set(bots)) != len(bots):
+        if len(bots) != len(body["bots"]):
             bot_errors.append("seats may not repeat")
         if any(b < 0 or b >= players for b in bots):
             bot_errors.append(f"seats must be between 0 and {players - 1}")
-        if len(set(bots)) >= players:
+        if len(bots) >= players:
             bot_errors.append("at least one seat must be a human's")
         if bot_errors:
             raise ApiError(422, "validation_error", "The request body does not match the schema.",
@@ -276,7 +281,8 @@ class _Game:
             "options": body.get("options") or {},
             "seed": seed,
             "deck": deck,
-            "seats": [{"hash": None if t is None else auth.token_hash(t), "bot": t is None} for t in tokens],
+            "seats": [{"hash": auth.token_hash(t), "bot": False} if t is not None
+                      else {"hash": None, "bot": True, "level": bots[i]} for i, t in enumerate(tokens)],
             "state": None,
         }
         state, entries = self.play_bots(record, state, 0)
@@ -286,7 +292,7 @@ class _Game:
             "game": engine.id,
             "version": len(entries),
             "players": players,
-            "seats": [{"seat": i, "token": t, "bot": t is None} for i, t in enumerate(tokens)],
+            "seats": [{"seat": i, "token": t, "bot": t is None, "level": bots.get(i)} for i, t in enumerate(tokens)],
         }
         location = url_for(f"{engine.id}.view", game_id=game_id)
         idem_value = None if key is None else dumps({"fingerprint": body_print, "created": created,

@@ -1,7 +1,8 @@
 """The stored snapshot of one game: engine state plus the service's own facts, and its formats.
 
 A record is JSON: ``{"schema": 2, "format": n, "game", "game_id", "players", "options", "seed",
-"deck", "seats": [{"hash", "bot"}], "state"}``. ``schema`` versions this envelope (the service's
+"deck", "seats": [{"hash", "bot", "level"}], "state"}`` (``level`` only on a bot seat; a bot seat without one,
+written before levels existed, plays ``random``). ``schema`` versions this envelope (the service's
 part); ``format`` versions the game's ``state`` (the engine's ``format``). A log entry is
 ``{"format": n, "version", "seat", "bot", "move", "redacted", "events"}`` (release 1 wrote neither
 ``format`` nor ``events``).

@@ -12,13 +12,17 @@ from typing import Any
 from apispec.ext.marshmallow import MarshmallowPlugin, OpenAPIConverter
 from apispec.ext.marshmallow.common import resolve_schema_instance
 
-from schemas.common import MoveOneOf
+from schemas.common import BotSeat, BotSeatField, MoveOneOf
 
 #: OpenAPI 3.0 has no null type: an object that admits only null.
 _NULL = {"type": "object", "nullable": True, "enum": [None]}
 
 
 class _Converter(OpenAPIConverter):
+    def init_attribute_functions(self) -> None:
+        super().init_attribute_functions()
+        self.add_attribute_function(_bot_seat2properties)
+
     def field2nullable(self, field: Any, ret: dict[str, Any]) -> dict[str, Any]:
         """A nullable nested schema as ``anyOf: [ref, null]``.
 
@@ -46,6 +50,13 @@ class _Converter(OpenAPIConverter):
                 out["description"] = instance.__doc__.strip()
             return out
         return super().schema2jsonschema(schema)
+
+
+def _bot_seat2properties(self: _Converter, field: Any, **kwargs: Any) -> dict[str, Any]:
+    """An entry of ``bots``: a seat number or a ``BotSeat`` object."""
+    if isinstance(field, BotSeatField):
+        return {"oneOf": [{"type": "integer", "minimum": 0}, self.resolve_nested_schema(BotSeat)]}
+    return {}
 
 
 class CardtablePlugin(MarshmallowPlugin):

@@ -6,13 +6,14 @@ The game resource is a match of deals played to a target of units; drawn deals r
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engines.core import EngineDefaults, Event, Move, Result
 
 from . import migrations as _migrations
-from . import rules, view
+from . import rules, strategy, view
 from .state import MOVE_TYPES, OPTIONS, ConquianState
 from .state import decode as decode_state
 from .state import encode as encode_state
@@ -64,6 +65,15 @@ class ConquianEngine(EngineDefaults):
 
     def shuffle_hidden(self, state: ConquianState, seat: int | None, seed: str) -> ConquianState:
         return rules.shuffle_hidden(state, seat, seed)
+
+    def determinize(self, state: ConquianState, seat: int, rng: random.Random) -> ConquianState:
+        return strategy.determinize(state, seat, rng)
+
+    def heuristic_move(self, state: ConquianState, seat: int, rng: random.Random) -> Move:
+        return strategy.heuristic_move(state, seat, rng)
+
+    def evaluate(self, state: ConquianState, seat: int) -> float:
+        return strategy.evaluate(state, seat)
 
 
 ENGINE = ConquianEngine()

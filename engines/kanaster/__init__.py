@@ -9,12 +9,13 @@ needs a canasta. A game is the whole match, hand after hand, to 5,000 points (op
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 
 from engines.core import JSON, EngineDefaults, Event, Move, Result
 
 from . import migrations as _migrations
-from . import rules, view
+from . import rules, strategy, view
 from .moves import MOVE_TYPES
 from .state import OPTIONS, PLAYERS, KanasterState, decode_state, encode_state
 
@@ -65,6 +66,15 @@ class KanasterEngine(EngineDefaults):
 
     def shuffle_hidden(self, state: KanasterState, seat: int | None, seed: str) -> KanasterState:
         return view.shuffle_hidden(state, seat, seed)
+
+    def determinize(self, state: KanasterState, seat: int, rng: random.Random) -> KanasterState:
+        return strategy.determinize(state, seat, rng)
+
+    def heuristic_move(self, state: KanasterState, seat: int, rng: random.Random) -> Move:
+        return strategy.heuristic_move(state, seat, rng)
+
+    def evaluate(self, state: KanasterState, seat: int) -> float:
+        return strategy.evaluate(state, seat)
 
 
 ENGINE = KanasterEngine()

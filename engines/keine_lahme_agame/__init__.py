@@ -8,12 +8,13 @@ the engine is marked ``provisional``.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 
 from engines.core import JSON, EngineDefaults, Event, Move, Option, Result, game_over_event
 
 from . import migrations as _migrations
-from . import rules, view
+from . import rules, strategy, view
 from .state import MOVE_TYPES, OVER, State, decode_state, encode_state
 
 
@@ -70,6 +71,15 @@ class KeineLahmeAgameEngine(EngineDefaults):
 
     def shuffle_hidden(self, state: State, seat: int | None, seed: str) -> State:
         return view.shuffle_hidden(state, seat, seed)
+
+    def determinize(self, state: State, seat: int, rng: random.Random) -> State:
+        return strategy.determinize(state, seat, rng)
+
+    def heuristic_move(self, state: State, seat: int, rng: random.Random) -> Move:
+        return strategy.heuristic_move(state, seat, rng)
+
+    def evaluate(self, state: State, seat: int) -> float:
+        return strategy.evaluate(state, seat)
 
 
 ENGINE = KeineLahmeAgameEngine()

@@ -7,11 +7,12 @@ Seed: seeds/siebenschlaefer.de.txt; rules as implemented and every ruling: seeds
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections.abc import Mapping, Sequence
 
 from engines.core import JSON, EngineDefaults, Move, Option, Result
 from engines.core import Event as LogEvent
-from engines.siebenschlaefer import migrations, rules, view
+from engines.siebenschlaefer import migrations, rules, strategy, view
 from engines.siebenschlaefer.state import MOVE_TYPES, Event, RoundSummary, Settings, State
 
 
@@ -61,6 +62,15 @@ class SiebenschlaeferEngine(EngineDefaults):
 
     def shuffle_hidden(self, state: State, seat: int | None, seed: str) -> State:
         return rules.shuffle_hidden(state, seat, seed)
+
+    def determinize(self, state: State, seat: int, rng: random.Random) -> State:
+        return strategy.determinize(state, seat, rng)
+
+    def heuristic_move(self, state: State, seat: int, rng: random.Random) -> Move:
+        return strategy.heuristic_move(state, seat, rng)
+
+    def evaluate(self, state: State, seat: int) -> float:
+        return strategy.evaluate(state, seat)
 
 
 def encode(state: State) -> dict[str, JSON]:

@@ -8,11 +8,12 @@ hand in one turn. The first empty hand wins; whoever holds the stone loses.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 
 from engines import snapshot
 from engines.core import JSON, EngineDefaults, Event, Move, Result
-from engines.sten import rules, view
+from engines.sten import rules, strategy, view
 from engines.sten.moves import MOVE_TYPES
 from engines.sten.state import StenState
 
@@ -62,6 +63,12 @@ class StenEngine(EngineDefaults):
 
     def shuffle_hidden(self, state: StenState, seat: int | None, seed: str) -> StenState:
         return view.shuffle_hidden(state, seat, seed)
+
+    def heuristic_move(self, state: StenState, seat: int, rng: random.Random) -> Move:
+        return strategy.heuristic_move(state, seat, rng)
+
+    def evaluate(self, state: StenState, seat: int) -> float:
+        return strategy.evaluate(state, seat)
 
 
 ENGINE = StenEngine()

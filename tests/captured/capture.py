@@ -99,6 +99,18 @@ def _dump(client: Any, game_id: str) -> dict[str, Any]:
     return out
 
 
+def _whole_log(http: Any, base: str, headers: dict[str, str]) -> dict[str, Any]:
+    """The whole log, page after page (releases before format 2 answered it in one piece)."""
+    since: int | None = 0
+    whole: dict[str, Any] = {}
+    while since is not None:
+        page = dict(http.get(f"{base}/log?since={since}", headers=headers).get_json())
+        since = page.pop("next_since", None)
+        entries = page.pop("entries")
+        whole = {**page, "entries": whole.get("entries", []) + entries}
+    return {**whole, "next_since": None}
+
+
 def _seen(http: Any, base: str, tokens: list[str | None]) -> dict[str, Any]:
     seen: dict[str, Any] = {}
     for seat, token in [(None, None), *enumerate(tokens)]:
@@ -106,8 +118,7 @@ def _seen(http: Any, base: str, tokens: list[str | None]) -> dict[str, Any]:
             continue
         headers = {} if token is None else {"Authorization": f"Bearer {token}"}
         name = "spectator" if seat is None else str(seat)
-        seen[name] = {"view": http.get(base, headers=headers).get_json(),
-                      "log": http.get(f"{base}/log", headers=headers).get_json()}
+        seen[name] = {"view": http.get(base, headers=headers).get_json(), "log": _whole_log(http, base, headers)}
     return seen
 
 
