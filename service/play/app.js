@@ -17,7 +17,7 @@ import { renderMarkdown } from "./markdown.js";
 /** @typedef {import("./types.js").LogEntry} LogEntry */
 /** @typedef {import("./types.js").Created} Created */
 /** @typedef {import("./games.js").Target} Target */
-/** @typedef {GameInfo & {bot_levels?: string[]}} CatalogueEntry */
+/** @typedef {GameInfo & {bot_levels?: string[], default_bot_level?: string}} CatalogueEntry */
 
 const main = byId("main");
 const announcer = byId("announce");
@@ -155,11 +155,18 @@ async function setup(gameId, seed) {
           h("select", { id: `seat-${seat}`, name: `seat-${seat}` },
             h("option", { value: "bot", selected: kind === "bot" }, "bot"),
             h("option", { value: "human", selected: kind === "human" }, "a person (gets a link)")),
-          levels.length ? h("select", { name: `level-${seat}`, "aria-label": `Player ${seat + 1} bot level` },
-            levels.map((l) => h("option", { value: l, selected: old.get(`level-${seat}`) === l }, l))) : null);
+          levels.length ? h("select", { name: `level-${seat}`, "aria-label": `Player ${seat + 1} bot level`, disabled: kind === "human" },
+            levels.map((l) => h("option", { value: l, selected: (old.get(`level-${seat}`) || g.default_bot_level) === l }, `${l} bot`))) : null);
       }));
   };
   players.addEventListener("input", drawSeats);
+  // a person needs no bot level: its select is off while the seat is a person's
+  seats.addEventListener("change", (ev) => {
+    const el = ev.target;
+    if (!(el instanceof HTMLSelectElement) || !el.name.startsWith("seat-")) return;
+    const level = seats.querySelector(`select[name="level-${el.name.slice(5)}"]`);
+    if (level instanceof HTMLSelectElement) level.disabled = el.value === "human";
+  });
   drawSeats();
   const form = /** @type {HTMLFormElement} */ (h("form", { class: "setup", novalidate: true },
     h("div", { class: "field" }, h("label", { for: "players" }, `Players (${g.min_players}\u2013${g.max_players})`), players),
