@@ -16,7 +16,7 @@ from flask_smorest import Blueprint as SmorestBlueprint
 from engines import REGISTRY
 from schemas import SCHEMAS
 from schemas.common import Catalogue, Health, Problem, build
-from service import errors, observability, ratelimit
+from service import errors, observability, ratelimit, web
 from service.bots import DEFAULT_LEVEL, LEVELS, BotPolicy
 from service.config import Settings
 from service.games import P429, P503, RETRY_AFTER, Runtime, make_blueprint
@@ -101,7 +101,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="docs",
-        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+        OPENAPI_SWAGGER_UI_URL="/docs/static/",  # the local swagger-ui-bundle (service/web.py): works offline
+        OPENAPI_SWAGGER_UI_CONFIG={"validatorUrl": None},  # no badge fetched from the online validator
         API_SPEC_OPTIONS={
             "info": {"description": "Five card games behind one uniform REST API. See the README."},
             "components": {"securitySchemes": {"seatToken": {"type": "http", "scheme": "bearer",
@@ -124,6 +125,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     for game_id, engine in REGISTRY.items():
         api.register_blueprint(make_blueprint(engine, build(engine, SCHEMAS[game_id])))
     _document_docs_routes(api)
+    web.install(app, api)
 
     if settings.cors_origins:
         _cors(app, settings.cors_origins)

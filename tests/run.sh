@@ -7,12 +7,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Debian packages the tests need: redis-server (and redis-cli) for the service tests,
-# node and npm for the TypeScript SDK check.
+# node and npm for the TypeScript SDK check, chromium for the web table's browser tests
+# (driven by Playwright from the test extra; Playwright's own browser download is not used).
 missing=""
 command -v redis-server >/dev/null 2>&1 || missing="$missing redis-server"
 command -v redis-cli >/dev/null 2>&1 || missing="$missing redis-tools"
 command -v node >/dev/null 2>&1 || missing="$missing nodejs"
 command -v npm >/dev/null 2>&1 || missing="$missing npm"
+[ -x /usr/bin/chromium ] || missing="$missing chromium"
 if [ -n "$missing" ]; then
   echo "tests/run.sh: installing$missing" >&2
   SUDO=""

@@ -1,0 +1,60 @@
+// The HTTP client of the web table: every request of the page goes through here. A seat's token
+// travels only in the Authorization header, never in a URL (API.md "Live updates").
+
+/** @typedef {import("./types.js").Problem} Problem */
+
+export class ApiError extends Error {
+  /** @param {number} status @param {Partial<Problem>} problem */
+  constructor(status, problem) {
+    super(problem.detail || problem.title || `HTTP ${status}`);
+    this.status = status;
+    this.problem = problem;
+  }
+}
+
+/**
+ * @param {string} path
+ * @param {{token?: string | null, method?: string, body?: unknown, headers?: Record<string, string>, signal?: AbortSignal}} [opts]
+ * @returns {Promise<Response>}
+ */
+export function raw(path, opts = {}) {
+  /** @type {Record<string, string>} */
+  const headers = { Accept: "application/json", ...(opts.headers || {}) };
+  if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
+  /** @type {RequestInit} */
+  const init = { method: opts.method || "GET", headers, signal: opts.signal, cache: "no-store" };
+  if (opts.body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(opts.body);
+  }
+  return fetch(path, init);
+}
+
+/**
+ * JSON of a request; an error answer (problem+json) becomes an ApiError.
+ * @template T
+ * @param {string} path
+ * @param {Parameters<typeof raw>[1]} [opts]
+ * @returns {Promise<T>}
+ */
+export async function json(path, opts) {
+  const res = await raw(path, opts);
+  const text = await res.text();
+  /** @type {any} */
+  let body = {};
+  try { body = text ? JSON.parse(text) : {}; } catch { body = { detail: text.slice(0, 200) }; }
+  if (!res.ok) throw new ApiError(res.status, body);
+  return body;
+}
+
+/** @param {string} game */
+export const gamePath = (game) => `/v1/${encodeURIComponent(game)}/games`;
+
+/** @param {string} game @param {string} id */
+export const viewPath = (game, id) => `${gamePath(game)}/${encodeURIComponent(id)}`;
+
+/** A fresh Idempotency-Key: a retry of the same intended request applies once. */
+export function newKey() {
+  if (globalThis.crypto && "randomUUID" in crypto) return crypto.randomUUID();
+  return `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+}

@@ -1,0 +1,48 @@
+// A few DOM helpers: the page is built from plain elements, no framework.
+
+/**
+ * h("button", {class: "x", onclick: fn, "data-move": "..."}, "text", child)
+ * @param {string} tag
+ * @param {Record<string, unknown> | null} [attrs]
+ * @param {...(Node | string | number | null | undefined | false | (Node | string | null | undefined | false)[])} children
+ * @returns {HTMLElement}
+ */
+export function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") {
+      el.addEventListener(key.slice(2), /** @type {EventListener} */ (value));
+    } else if (key === "class") {
+      el.className = String(value);
+    } else if (value === true) {
+      el.setAttribute(key, "");
+    } else {
+      el.setAttribute(key, String(value));
+    }
+  }
+  append(el, children);
+  return el;
+}
+
+/** @param {HTMLElement} el @param {unknown[]} children */
+function append(el, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(el, child);
+    else if (child instanceof Node) el.append(child);
+    else el.append(String(child));
+  }
+}
+
+/** Replace the children of `el`. @param {Element} el @param {...(Node | string | null | undefined | false)} children */
+export function replace(el, ...children) {
+  el.replaceChildren(...children.filter((c) => c !== null && c !== undefined && c !== false).map((c) => /** @type {Node | string} */ (c)));
+}
+
+/** The element with this id (it exists in index.html). @param {string} id @returns {HTMLElement} */
+export function byId(id) {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`#${id} missing from the page`);
+  return el;
+}

@@ -1,0 +1,21 @@
+// Types of the wire, from the TypeScript declarations generated from the committed spec
+// (tests/sdk/generate.sh writes cardtable.ts; tests/web/test_typecheck.py checks these files with tsc).
+// Nothing here runs: the typedefs are for the checker only.
+
+/** @typedef {import("./cardtable").components["schemas"]} Schemas */
+/** @typedef {Schemas["GameInfo"]} GameInfo */
+/** @typedef {Schemas["OptionInfo"]} OptionInfo */
+/** @typedef {Schemas["Problem"]} Problem */
+/** @typedef {Schemas["StenView"]} StenView */
+/** @typedef {Schemas["ConquianView"]} ConquianView */
+/** @typedef {Schemas["SiebenschlaeferView"]} SiebenschlaeferView */
+/** @typedef {Schemas["KanasterView"]} KanasterView */
+/** @typedef {Schemas["KeineLahmeAgameView"]} KlaView */
+/** @typedef {StenView | ConquianView | SiebenschlaeferView | KanasterView | KlaView} View */
+/** @typedef {View["legal_moves"][number]} Move */
+/** @typedef {NonNullable<View["result"]>} Result */
+/** @typedef {Schemas["StenLogEntry"]} LogEntry */
+/** @typedef {Schemas["StenCreated"]} Created */
+/** @typedef {{type: string, [field: string]: unknown}} GameEvent */
+
+export {};
