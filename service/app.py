@@ -115,6 +115,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         game_ttl=settings.game_ttl,
         stream_keepalive=settings.stream_keepalive,
         stream_max_seconds=settings.stream_max_seconds,
+        long_poll_max_seconds=settings.long_poll_max_seconds,
         bot_policy=BotPolicy(settings.bot_budget_ms, settings.bot_request_seconds),
     )
     ratelimit.install(app, settings.rate_limit, rt.store, settings.trusted_proxies)

@@ -57,6 +57,7 @@ class Settings:
     trusted_proxies: int = 0  # CARDTABLE_TRUSTED_PROXIES: proxies whose X-Forwarded-For is believed
     stream_keepalive: float = 15.0  # CARDTABLE_STREAM_KEEPALIVE: seconds between keep-alive comments
     stream_max_seconds: float = 3600.0  # CARDTABLE_STREAM_MAX_SECONDS: a stream then closes (clients reconnect)
+    long_poll_max_seconds: float = 30.0  # CARDTABLE_LONG_POLL_MAX_SECONDS: a `?wait=` is cut to this
     bot_budget_ms: float = 50.0  # CARDTABLE_BOT_BUDGET_MS: CPU milliseconds per `strong` bot move
     bot_request_seconds: float = 2.0  # CARDTABLE_BOT_REQUEST_SECONDS: CPU seconds for all bot moves of a request
 
@@ -82,6 +83,7 @@ class Settings:
             "request_log": _flag(env.get("CARDTABLE_REQUEST_LOG"), True),
             "stream_keepalive": float(env.get("CARDTABLE_STREAM_KEEPALIVE") or cls.stream_keepalive),
             "stream_max_seconds": float(env.get("CARDTABLE_STREAM_MAX_SECONDS") or cls.stream_max_seconds),
+            "long_poll_max_seconds": float(env.get("CARDTABLE_LONG_POLL_MAX_SECONDS") or cls.long_poll_max_seconds),
             "bot_budget_ms": float(env.get("CARDTABLE_BOT_BUDGET_MS") or cls.bot_budget_ms),
             "bot_request_seconds": float(env.get("CARDTABLE_BOT_REQUEST_SECONDS") or cls.bot_request_seconds),
             "cors_origins": tuple(o.strip() for o in (env.get("CARDTABLE_CORS_ORIGINS") or "").split(",") if o.strip()),

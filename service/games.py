@@ -46,6 +46,7 @@ class Runtime:
     bot_policy: BotPolicy = BotPolicy()  # CARDTABLE_BOT_BUDGET_MS, CARDTABLE_BOT_REQUEST_SECONDS
     stream_keepalive: float = 15.0  # seconds between keep-alive comments of a stream
     stream_max_seconds: float = 3600.0  # a stream closes then; the client reconnects with Last-Event-ID
+    long_poll_max_seconds: float = 30.0  # a long poll answers 304 by then at the latest, whatever it asked
 
 
 def runtime() -> Runtime:
@@ -320,7 +321,7 @@ class _Game:
         if _matches(tag):
             seen = loaded.version
             if wait:
-                loaded, record = self.changed(game_id, loaded, wait)
+                loaded, record = self.changed(game_id, loaded, min(wait, runtime().long_poll_max_seconds))
             if loaded.version == seen:
                 response = Response(status=304)
                 response.headers["ETag"] = tag
@@ -503,7 +504,8 @@ SINCE = {"in": "query", "name": "since", "required": False,
          "schema": {"type": "integer", "minimum": 0}}
 WAIT = {"in": "query", "name": "wait", "required": False,
         "description": f"long polling: with If-None-Match naming the current version, answer as soon as the "
-                       f"version changes, or 304 after this many seconds (at most {LONG_POLL_MAX})",
+                       f"version changes, or 304 after this many seconds (at most {LONG_POLL_MAX}; a server may "
+                       "cut a wait shorter: poll again)",
         "schema": {"type": "integer", "minimum": 0, "maximum": LONG_POLL_MAX}}
 STREAM_DESCRIPTION = (
     "`text/event-stream`: a comment line at once; then, per log entry after the start version, an event "

@@ -153,3 +153,5 @@ def test_a_whole_sten_game_through_the_generated_client(python_sdk: ModuleType, 
                                           body=StenMoveRequest(move=StenStein.from_dict({"type": "stein"})))
     assert over.status_code == HTTPStatus.CONFLICT
     assert isinstance(over.parsed, Problem) and over.parsed.code == "game_over"
+    for client in (anonymous, *seats.values()):  # the server keeps connections alive: close ours
+        client.get_httpx_client().close()

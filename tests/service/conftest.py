@@ -36,7 +36,9 @@ def client(app: Flask) -> FlaskClient:
 
 @pytest.fixture(scope="session")
 def live_url(redis_server: RedisServer) -> Iterator[str]:
-    """The service under gunicorn (3 workers) on the real Redis. Its event streams close after a
-    second (production: an hour), so that a client fuzzing every operation gets to their end."""
-    with gunicorn(redis_server.url, workers=3, extra_env={"CARDTABLE_STREAM_MAX_SECONDS": "1"}) as url:
+    """The service under gunicorn (3 workers) on the real Redis. Its event streams close, and its
+    long polls answer, after a second (production: an hour, 30 s), so that a client fuzzing every
+    operation gets to their end."""
+    with gunicorn(redis_server.url, workers=3, extra_env={"CARDTABLE_STREAM_MAX_SECONDS": "1",
+                                                          "CARDTABLE_LONG_POLL_MAX_SECONDS": "1"}) as url:
         yield url
