@@ -65,13 +65,15 @@ class Budget:
 #: a Kanaster ``legal_moves`` is ten times Sten's). Figures from ``bench/bots.py``
 #: (README, "Bots"); a game not named here gets ``Budget()``.
 BUDGETS: dict[str, Budget] = {
-    # ms per simulation at depth 4 with the default hooks (max over a 2-player game): 0.53, 0.41,
-    # 0.41, 0.94, 4.4 (Keine lahme Agame near 1 at 4 players) -- the counts keep the slowest move near
-    # 35 ms, under the 50 ms cap. Re-measure with `bench.bots` when a game's hooks change.
-    "sten": Budget(simulations=60, rollout_depth=4),
-    "conquian": Budget(simulations=64, rollout_depth=4),
-    "keine-lahme-agame": Budget(simulations=48, rollout_depth=4),
-    "siebenschlaefer": Budget(simulations=36, rollout_depth=4),
+    # Calibrated with the games' own heuristics and evaluations (tmp measurement over 2-player games,
+    # every 5th position with a choice): CPU ms per strong move p50/p95/max at these counts were about
+    # Sten 21/30/33, Conquian 25/29/30, Keine lahme Agame 26/31/31, Siebenschlaefer 16/27/34,
+    # Kanaster 17/26/34 -- the slowest move stays near 35 ms, under the 50 ms cap. Re-measure with
+    # `bench.bots` (its `capped` column must stay 0) when a game's hooks change.
+    "sten": Budget(simulations=48, rollout_depth=4),
+    "conquian": Budget(simulations=36, rollout_depth=4),
+    "keine-lahme-agame": Budget(simulations=32, rollout_depth=4),
+    "siebenschlaefer": Budget(simulations=24, rollout_depth=4),
     "kanaster": Budget(simulations=8, rollout_depth=3),
 }
 
