@@ -52,6 +52,10 @@ def on_starting(server):  # noqa: ARG001 -- gunicorn's hook signature
     os.makedirs(path, exist_ok=True)
 
 
+def on_exit(server):  # noqa: ARG001 -- the metrics files die with the server (on_starting empties them too)
+    shutil.rmtree(os.environ["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
+
+
 def child_exit(server, worker):  # noqa: ARG001
     from prometheus_client import multiprocess
 
