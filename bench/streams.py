@@ -44,6 +44,8 @@ from bench.http import SOCKET_TIMEOUT, api, gunicorn, pct_ms, play_locally, raw_
 
 GAME = "sten"
 PLAYERS = 2
+#: Games per throughput phase: more moves than a phase can post (a 2-player Sten game has ~50).
+LOAD_GAMES = 400
 
 
 def pss_kib(master_pid: int) -> int:
@@ -203,16 +205,14 @@ def throughput(pool: ProcessPoolExecutor, port: int, master: Any, redis: Any, ga
     per = [views[k::clients] for k in range(clients)]
     phase = run_phase(pool, "view", "real", port, master, redis, per, [0] * clients, True, 0.5, seconds)
     out["view"] = phase.rps
-    moves = []
-    for i, g in enumerate(games):
-        for seat, body in g.moves[g.next:]:
-            moves.append((i, raw_request("POST", f"/v1/{GAME}/games/{g.game_id}/moves", port, g.tokens[seat],
-                                         body.encode())))
-    per = [moves[k::clients] for k in range(clients)]
+    # Each client plays whole games in order (fresh ones per phase: a game's moves apply once).
+    per = [[(i, raw_request("POST", f"/v1/{GAME}/games/{g.game_id}/moves", port, g.tokens[seat], body.encode()))
+            for i, g in enumerate(games) if i % clients == k for seat, body in g.moves]
+           for k in range(clients)]
     phase = run_phase(pool, "move", "real", port, master, redis, per, [0] * clients, False, 0.5, seconds)
     out["move"] = phase.rps
     if phase.errors:
-        out["move_errors"] = phase.errors
+        print(f"  (move statuses {dict(phase.statuses)})")
     return out
 
 
@@ -264,15 +264,16 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"ms, max {max(latencies) / 1e6:.2f} ms; missing {missing}, repeated {repeated}")
 
         # 3: throughput with and without idle streams on other games.
-        loaded = create_games(port, 120, "load")
         idle_games = create_games(port, args.games, "idle")
         ctx = get_context("fork")
         with ProcessPoolExecutor(args.clients, mp_context=ctx) as pool:
             ratios = []
-            for _ in range(args.rounds):
-                plain = throughput(pool, port, master, redis, loaded, args.clients, args.seconds)
+            for r in range(args.rounds):
+                plain = throughput(pool, port, master, redis, create_games(port, LOAD_GAMES, f"plain-{r}"),
+                                   args.clients, args.seconds)
+                fresh = create_games(port, LOAD_GAMES, f"streamed-{r}")
                 proc, pipe, _ = open_streams(port, idle_games, args.subscribers)
-                streamed = throughput(pool, port, master, redis, loaded, args.clients, args.seconds)
+                streamed = throughput(pool, port, master, redis, fresh, args.clients, args.seconds)
                 pipe.send("stop")
                 pipe.recv()
                 proc.join(10)

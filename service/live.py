@@ -5,10 +5,9 @@ that commits it (``service.store``), so no commit goes untold. Each worker proce
 
 - ``LocalHub``: waiters per game in this process; the in-process store (``cardtable serve``) calls
   ``notify`` after each write.
-- ``RedisHub``: one background thread and one pub/sub connection per worker: a pattern subscription
-  on a single Redis (or a Sentinel's primary), one sharded subscription per watched game on a Redis
-  Cluster (a game's channel lives on its slot's node). It dispatches each message to this worker's
-  waiters of that game.
+- ``RedisHub``: one background thread and one pub/sub connection per worker, subscribed to the
+  channels of the games this worker's requests wait on (sharded subscriptions on a Redis Cluster: a
+  game's channel lives on its slot's node). It dispatches each message to this worker's waiters.
 
 A waiter is only a doorbell: whoever waits re-reads the log (or the version) from the store after
 each wake and after each timeout, so a lost message (a store restart, a failover) costs at most one
@@ -31,7 +30,7 @@ log = logging.getLogger("cardtable.live")
 IDLE_STOP = 60.0
 #: The longest pause between reconnect attempts after the store was lost.
 BACKOFF_MAX = 2.0
-#: How long one poll of the pub/sub connection blocks (also how soon a cluster subscription starts).
+#: How long one poll of the pub/sub connection blocks (also how soon a new subscription starts).
 POLL = 0.05
 CHANNEL_PREFIX = "cardtable:events:{"
 
@@ -114,7 +113,11 @@ class LocalHub:
 
 
 class RedisHub(LocalHub):
-    """The worker's one pub/sub connection to Redis, read by one background thread."""
+    """The worker's one pub/sub connection to Redis, read by one background thread.
+
+    It subscribes to the channels of the games this worker has waiters for, and only those (a
+    sharded subscription on a cluster): a worker is never woken by moves in games nobody here
+    watches, so idle streams cost nothing per move elsewhere (bench/streams.py measures it)."""
 
     def __init__(self, client: Any, cluster: bool, ready_timeout: float = 1.0) -> None:
         super().__init__()
@@ -122,18 +125,16 @@ class RedisHub(LocalHub):
         self.cluster = cluster
         self.ready_timeout = ready_timeout
         self._thread: threading.Thread | None = None
-        self._ready = threading.Event()  # the pattern subscription (single Redis) is confirmed
-        self._subscribed: set[str] = set()  # cluster: games with a sharded subscription
-        self._confirmed: dict[str, threading.Event] = {}  # cluster: subscription confirmed
+        self._subscribed: set[str] = set()  # games with a subscription on the current connection
+        self._confirmed: dict[str, threading.Event] = {}  # the subscription of a game is confirmed
 
     def subscribe(self, game_id: str) -> Waiter:
         waiter = super().subscribe(game_id)
         with self._lock:
             if self._thread is None or not self._thread.is_alive():
-                self._ready.clear()
                 self._thread = threading.Thread(target=self._run, name="cardtable-live", daemon=True)
                 self._thread.start()
-            confirmed = self._confirmed.setdefault(game_id, threading.Event()) if self.cluster else self._ready
+            confirmed = self._confirmed.setdefault(game_id, threading.Event())
         # Listening before the caller reads the store: a version written after its read rings it.
         # If the store is down this gives up after ready_timeout; the caller's periodic re-read covers it.
         confirmed.wait(self.ready_timeout)
@@ -149,7 +150,6 @@ class RedisHub(LocalHub):
             except Exception as exc:  # noqa: BLE001 -- any failure of the store: ring, back off, reconnect
                 failures += 1
                 log.warning("live updates lost the store (%s); reconnecting", exc.__class__.__name__)
-                self._ready.clear()
                 with self._lock:
                     self._subscribed.clear()
                     for event in self._confirmed.values():
@@ -165,32 +165,25 @@ class RedisHub(LocalHub):
                     return
 
     def _listen(self) -> None:
-        """One connection's life: subscribe, then dispatch messages until idle or an error."""
+        """One connection's life: follow the watched games, dispatch messages until idle or an error."""
         pubsub = self.client.pubsub()
+        read = pubsub.get_sharded_message if self.cluster else pubsub.get_message
         try:
-            if not self.cluster:
-                pubsub.psubscribe(CHANNEL_PREFIX + "*")
             idle_since: float | None = None
             while True:
-                if self.cluster:
-                    self._sync_cluster_subscriptions(pubsub)
-                    message = pubsub.get_sharded_message(timeout=POLL)
-                else:
-                    message = pubsub.get_message(timeout=POLL)
+                self._sync_subscriptions(pubsub)
+                message = read(timeout=POLL)
                 if message is not None:
                     kind = message["type"]
-                    if kind in ("pmessage", "message", "smessage"):
+                    if kind in ("message", "smessage"):
                         self.notify(game_of(message["channel"]))
-                    elif kind == "psubscribe":
-                        self._ready.set()
-                        self.notify_all()  # anything written while we were away: re-read
-                    elif kind == "ssubscribe":
+                    elif kind in ("subscribe", "ssubscribe"):
                         game = game_of(message["channel"])
                         with self._lock:
                             event = self._confirmed.get(game)
                         if event is not None:
                             event.set()
-                        self.notify(game)
+                        self.notify(game)  # anything written while we were not yet listening: re-read
                 with self._lock:
                     empty = not self._waiters
                 if empty:
@@ -203,8 +196,8 @@ class RedisHub(LocalHub):
             with contextlib.suppress(Exception):  # closing a broken connection may fail too
                 pubsub.close()
 
-    def _sync_cluster_subscriptions(self, pubsub: Any) -> None:
-        """Sharded subscriptions follow the watched games (cluster only)."""
+    def _sync_subscriptions(self, pubsub: Any) -> None:
+        """The subscriptions follow the watched games (sharded ones on a cluster)."""
         watched = self.watched()
         with self._lock:
             new = watched - self._subscribed
@@ -213,7 +206,17 @@ class RedisHub(LocalHub):
             self._subscribed -= gone
             for game in gone:
                 self._confirmed.pop(game, None)
-        for game in new:
-            pubsub.ssubscribe(f"{CHANNEL_PREFIX}{game}}}")
-        for game in gone:
-            pubsub.sunsubscribe(f"{CHANNEL_PREFIX}{game}}}")
+        if new:
+            channels = [f"{CHANNEL_PREFIX}{game}}}" for game in new]
+            if self.cluster:
+                for channel in channels:  # each on its own slot's node
+                    pubsub.ssubscribe(channel)
+            else:
+                pubsub.subscribe(*channels)
+        if gone:
+            channels = [f"{CHANNEL_PREFIX}{game}}}" for game in gone]
+            if self.cluster:
+                for channel in channels:
+                    pubsub.sunsubscribe(channel)
+            else:
+                pubsub.unsubscribe(*channels)
