@@ -24,7 +24,7 @@ from typing import Any
 from flask import Flask, Response, request
 
 # The very script and key shapes of the real store, so the round trips are the same.
-from service.store import _COMMIT, game_key, log_key
+from service.store import _COMMIT, events_channel, game_key, log_key
 
 TTL = 7 * 24 * 3600
 
@@ -79,7 +79,8 @@ def create_app() -> Flask:
         record = json.loads(snapshot)
         new = dumps(record)
         entry = dumps({"version": expected + 1, "seat": 0, "bot": False, "move": body.get("move"), "redacted": {}})
-        ok = commit(keys=[game_key(game_id), log_key(game_id)], args=[expected, expected + 1, new, TTL, b"", entry])
+        ok = commit(keys=[game_key(game_id), log_key(game_id)],
+                    args=[expected, expected + 1, new, TTL, b"", "PUBLISH", events_channel(game_id), entry])
         if not ok:
             return _json(b'{"code":"stale_version"}', 409)
         return _json(new)

@@ -238,7 +238,7 @@ def api(conn: http.client.HTTPConnection, method: str, path: str, body: Any = No
     conn.request(method, path, body=data, headers=headers)
     resp = conn.getresponse()
     payload = resp.read()
-    conn.close()  # the sync worker closes anyway
+    conn.close()
     if resp.status >= 300:
         raise RuntimeError(f"{method} {path} -> {resp.status}: {payload[:300]!r}")
     return json.loads(payload)
@@ -427,8 +427,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     engine = REGISTRY[args.game]
     players = min(max(args.players, engine.players.start), engine.players.stop - 1)
     t_run = time.monotonic()
-    print(f"bench.http: game {args.game}, {players} players; gunicorn -c deploy/gunicorn.conf.py, {args.workers} sync "
-          f"workers each side; {args.clients} closed-loop client processes; {args.rounds} round(s) x "
+    print(f"bench.http: game {args.game}, {players} players; gunicorn -c deploy/gunicorn.conf.py, {args.workers} "
+          f"workers each side (its worker class, gevent unless CARDTABLE_WORKER_CLASS says otherwise); {args.clients} closed-loop client processes; {args.rounds} round(s) x "
           f"{args.seconds:g} s per endpoint and side (+{args.warmup:g} s warm-up); {os.cpu_count()} CPUs")
 
     work = engine_bench.measure(engine, seconds=2.0, max_moves=2_000)
