@@ -428,7 +428,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     players = min(max(args.players, engine.players.start), engine.players.stop - 1)
     t_run = time.monotonic()
     print(f"bench.http: game {args.game}, {players} players; gunicorn -c deploy/gunicorn.conf.py, {args.workers} "
-          f"workers each side (its worker class, gevent unless CARDTABLE_WORKER_CLASS says otherwise); {args.clients} closed-loop client processes; {args.rounds} round(s) x "
+          f"workers each side (gevent unless CARDTABLE_WORKER_CLASS says otherwise); "
+          f"{args.clients} closed-loop client processes; {args.rounds} round(s) x "
           f"{args.seconds:g} s per endpoint and side (+{args.warmup:g} s warm-up); {os.cpu_count()} CPUs")
 
     work = engine_bench.measure(engine, seconds=2.0, max_moves=2_000)
