@@ -32,6 +32,23 @@ def positions(engine: Engine, players: int, options: dict[str, Any], seed: str,
         state = engine.apply(state, seat, move)
 
 
+def one_greedy_seat(engine: Engine, players: int, options: dict[str, Any], seed: str, greedy: int | None,
+                    rng: random.Random) -> Iterator[tuple[Any, int]]:
+    """The positions of one game (greedy at seat ``greedy``, None: nowhere; random listed moves at the
+    others), each with its seat to move; the final state last, with seat -1."""
+    state = engine.new_game(players, options, seed)
+    while engine.result(state) is None:
+        seat = engine.to_move(state)[0]
+        yield state, seat
+        if seat == greedy:
+            move = engine.heuristic_move(state, seat, rng)
+        else:
+            moves = engine.legal_moves(state, seat)
+            move = moves[int(rng.random() * len(moves))]
+        state = engine.apply(state, seat, move)
+    yield state, -1
+
+
 def greedy_vs_random(engine: Engine, players: int, games: int, options: dict[str, Any] | None = None,
                      max_moves: int = 20_000) -> tuple[int, int, int]:
     """Seeded games of one greedy seat (rotating over the seats) against random listed moves at the

@@ -99,12 +99,15 @@ def _dump(client: Any, game_id: str) -> dict[str, Any]:
     return out
 
 
-def _whole_log(http: Any, base: str, headers: dict[str, str]) -> dict[str, Any]:
-    """The whole log, page after page (releases before format 2 answered it in one piece)."""
+def whole_log(http: Any, base: str, headers: dict[str, str]) -> dict[str, Any]:
+    """The whole log, page after page (``next_since``), as one answer with ``next_since`` null
+    (releases before format 2 answered it in one piece, without the field)."""
     since: int | None = 0
     whole: dict[str, Any] = {}
     while since is not None:
-        page = dict(http.get(f"{base}/log?since={since}", headers=headers).get_json())
+        reply = http.get(f"{base}/log?since={since}", headers=headers)
+        assert reply.status_code == 200, reply.get_json()
+        page = dict(reply.get_json())
         since = page.pop("next_since", None)
         entries = page.pop("entries")
         whole = {**page, "entries": whole.get("entries", []) + entries}
@@ -118,7 +121,7 @@ def _seen(http: Any, base: str, tokens: list[str | None]) -> dict[str, Any]:
             continue
         headers = {} if token is None else {"Authorization": f"Bearer {token}"}
         name = "spectator" if seat is None else str(seat)
-        seen[name] = {"view": http.get(base, headers=headers).get_json(), "log": _whole_log(http, base, headers)}
+        seen[name] = {"view": http.get(base, headers=headers).get_json(), "log": whole_log(http, base, headers)}
     return seen
 
 

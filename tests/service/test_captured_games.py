@@ -21,6 +21,7 @@ from flask.testing import FlaskClient
 
 from engines import REGISTRY
 from service.records import SCHEMA_VERSION
+from tests.captured.capture import whole_log
 from tests.service.test_api import auth
 
 CAPTURED = Path(__file__).resolve().parent.parent / "captured"
@@ -61,20 +62,6 @@ def _play_on(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
         return legal[rng.randrange(len(legal))]
     most = max(_cards_named(m) for m in legal)
     return next(m for m in legal if _cards_named(m) == most)
-
-
-def whole_log(client: FlaskClient, base: str, headers: dict[str, str]) -> dict[str, Any]:
-    """The whole log, page after page (``next_since``), as one answer without ``next_since``."""
-    since: int | None = 0
-    whole: dict[str, Any] = {}
-    while since is not None:
-        reply = client.get(f"{base}/log?since={since}", headers=headers)
-        assert reply.status_code == 200, reply.json
-        page = dict(reply.json)
-        since = page.pop("next_since")
-        entries = page.pop("entries")
-        whole = {**page, "entries": whole.get("entries", []) + entries}
-    return {**whole, "next_since": None}
 
 
 def _restore(r: redis.Redis, keys: dict[str, Any]) -> None:

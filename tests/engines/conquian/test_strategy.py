@@ -12,6 +12,7 @@ from dataclasses import replace
 from engines.conquian import ENGINE
 from engines.conquian.melds import DECK, melded_cards
 from engines.conquian.state import ConquianDiscard, ConquianMeld, ConquianState
+from tests.strategy_checks import one_greedy_seat
 
 from .helpers import position
 
@@ -23,17 +24,7 @@ NEEDED = 24
 def _playout(seed: str, greedy: int | None, rng: random.Random) -> Iterator[tuple[ConquianState, int]]:
     """The positions of a match to one unit (greedy at seat ``greedy``, random listed moves for the
     other), each with its seat to move; the final state last, with seat -1."""
-    state = ENGINE.new_game(2, {"target": 1, "first_dealer": "seat0"}, seed)
-    while ENGINE.result(state) is None:
-        seat = ENGINE.to_move(state)[0]
-        yield state, seat
-        if seat == greedy:
-            move = ENGINE.heuristic_move(state, seat, rng)
-        else:
-            moves = ENGINE.legal_moves(state, seat)
-            move = moves[int(rng.random() * len(moves))]
-        state = ENGINE.apply(state, seat, move)
-    yield state, -1
+    return one_greedy_seat(ENGINE, 2, {"target": 1, "first_dealer": "seat0"}, seed, greedy, rng)
 
 
 def _cards(state: ConquianState) -> Counter[str]:

@@ -13,6 +13,7 @@ from engines.kanaster.melds import is_red_three
 from engines.kanaster.moves import Discard, Draw, TakePile, TakePileLayOff
 from engines.kanaster.rules import full_deck
 from engines.kanaster.state import PLAY, KanasterState
+from tests.strategy_checks import one_greedy_seat
 
 from .helpers import deck_for, meld, position
 
@@ -25,17 +26,7 @@ def _playout(seed: str, greedy: int | None, rng: random.Random, players: int = 2
              ) -> Iterator[tuple[KanasterState, int]]:
     """The positions of a one-hand match (greedy at seat ``greedy``, random listed moves elsewhere),
     each with its seat to move; the final state last, with seat -1."""
-    state = ENGINE.new_game(players, {"max_hands": 1}, seed)
-    while ENGINE.result(state) is None:
-        seat = ENGINE.to_move(state)[0]
-        yield state, seat
-        if seat == greedy:
-            move = ENGINE.heuristic_move(state, seat, rng)
-        else:
-            moves = ENGINE.legal_moves(state, seat)
-            move = moves[int(rng.random() * len(moves))]
-        state = ENGINE.apply(state, seat, move)
-    yield state, -1
+    return one_greedy_seat(ENGINE, players, {"max_hands": 1}, seed, greedy, rng)
 
 
 def _cards(state: KanasterState) -> Counter[str]:

@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from engines.core import migrate as core_migrate
 from engines.core import move_from_json
 from engines.siebenschlaefer import ENGINE
 from engines.siebenschlaefer.migrations import FORMAT, MIGRATIONS, state_1_to_2, state_2_to_3
@@ -21,11 +22,8 @@ FIXTURE = json.loads((Path(__file__).parent / "format1_game.json").read_text())
 
 
 def migrate(data: dict[str, Any], version: int = 1) -> dict[str, Any]:
-    """Run the chain from ``version`` to the current format, as the service will on load."""
-    while version < E.format:
-        data = E.migrations[version](data)
-        version += 1
-    return data
+    """Run the chain from ``version`` to the current format, as the service does on load."""
+    return core_migrate(data, version, E.format, E.migrations)
 
 
 def test_the_engine_writes_format_three_and_migrates_from_one_and_two() -> None:
