@@ -319,27 +319,28 @@ class _Game:
         seat = self.seat(record, required=False)
         tag = etag(loaded.version, seat)
         if _matches(tag):
-            seen = loaded.version
-            if wait:
-                loaded, record = self.changed(game_id, loaded, min(wait, runtime().long_poll_max_seconds))
-            if loaded.version == seen:
+            if not (wait and self.changed(game_id, loaded.version, min(wait, runtime().long_poll_max_seconds))):
                 response = Response(status=304)
                 response.headers["ETag"] = tag
                 return response
+            loaded, record = self.load(game_id)
             tag = etag(loaded.version, seat)
         state = self.engine.decode(record["state"])
         return _json(self.view_body(record, loaded.version, state, seat), 200, {"ETag": tag})
 
-    def changed(self, game_id: str, seen: Loaded, wait: float) -> tuple[Loaded, dict[str, Any]]:
-        """Long polling: the game once its version is no longer ``seen``'s, or as it is after
-        ``wait`` seconds."""
+    def changed(self, game_id: str, seen: int, wait: float) -> bool:
+        """Long polling: whether the game's version moved on from ``seen`` within ``wait`` seconds
+        (only the stored version is read while waiting; the caller reads the game once after)."""
         deadline = time.monotonic() + wait
-        with runtime().store.hub.subscribe(game_id) as bell:
+        store = runtime().store
+        with store.hub.subscribe(game_id) as bell:
             while True:
-                loaded, record = self.load(game_id)  # after subscribing: no version slips between
+                loaded = store.load(game_id)  # after subscribing: no version slips between
+                if loaded is None or loaded.version != seen:
+                    return True
                 left = deadline - time.monotonic()
-                if loaded.version != seen.version or left <= 0:
-                    return loaded, record
+                if left <= 0:
+                    return False
                 bell.wait(left)
 
     def events(self, game_id: str) -> Response:
