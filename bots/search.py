@@ -17,6 +17,21 @@ shape of OpenSpiel's ``open_spiel/python/algorithms/ismcts.py``:
    game's own evaluation, not the noise of random play to the end, decides;
 4. the most visited root move is played (ties: the better mean, then the heuristic's move first).
 
+Where that tree search does not beat the game's own ``greedy`` heuristic (Conquian, Kanaster: with
+a 50 ms budget it affords too few simulations for the many root moves, measured in
+``bench/bots.py``), a game's budget names ``method="rollout"``: a determinized rollout search in the
+manner of Tesauro and Galperin's rollout algorithm and of perfect-information Monte Carlo (Ginsberg's
+GIB, Long et al. 2010), which improves on the heuristic instead of ignoring it (``rollout_search``):
+
+1. the candidates are the first ``candidates`` moves of ``engine.ranked_moves`` (the heuristic's
+   order of the seat's own listed moves, its move first);
+2. every candidate is played in the *same* determinized worlds and followed by the *same* seeded
+   rollout of ``heuristic_move`` for every seat (common random numbers: a candidate's lead is a paired
+   difference, not the luck of its own deals), ``rollout_depth`` moves long, then ``evaluate``;
+3. sequential halving (Karnin, Koren and Somekh 2013) spends the simulations: each round the worse
+   half of the candidates is dropped and the rest get more worlds;
+4. the heuristic's move is kept unless another candidate's mean over the same worlds is higher.
+
 The budget is a count (simulations, rollout moves), so that the same seed plays the same move on
 any machine; the counts per game are calibrated (``BUDGETS``, measured with ``bench/bots.py``) to stay
 well inside 50 ms of CPU per move here. ``Budget.cpu_ms`` is only a safety net: a search that hits
@@ -45,7 +60,9 @@ class Budget:
     ``simulations`` and ``rollout_depth`` are the deterministic budget; ``cpu_ms`` the safety cap
     (CPU time, ``time.process_time``); ``max_root_moves`` bounds the root moves considered when a
     seat has very many (the heuristic's move always among them); ``exploration`` is UCB's constant;
-    ``rollout`` is ``heuristic`` (``engine.heuristic_move``) or ``random``.
+    ``rollout`` is ``heuristic`` (``engine.heuristic_move``) or ``random``. ``method`` is ``ismcts``
+    (the tree search) or ``rollout`` (``rollout_search``, which weighs the first ``candidates`` moves of
+    ``engine.ranked_moves`` and spends ``simulations`` as rollouts of ``rollout_depth`` moves).
     """
 
     simulations: int = 40
@@ -54,6 +71,8 @@ class Budget:
     max_root_moves: int = 24
     exploration: float = 0.7
     rollout: str = "heuristic"
+    method: str = "ismcts"
+    candidates: int = 3
 
     def scaled(self, ms: float) -> Budget:
         """This budget (calibrated for ``DEFAULT_MS``) for a per-move budget of ``ms``: the
@@ -71,10 +90,12 @@ BUDGETS: dict[str, Budget] = {
     # Kanaster 17/26/34 -- the slowest move stays near 35 ms, under the 50 ms cap. Re-measure with
     # `bench.bots` (its `capped` column must stay 0) when a game's hooks change.
     "sten": Budget(simulations=48, rollout_depth=4),
-    "conquian": Budget(simulations=36, rollout_depth=4),
+    # The rollout search (measured against greedy in README, "Bots"): Conquian CPU ms per searched move
+    # p50/p95/max about 20/29/50, Kanaster 17/32/... with its long hands capped by ``cpu_ms``.
+    "conquian": Budget(method="rollout", simulations=24, rollout_depth=12, candidates=3),
     "keine-lahme-agame": Budget(simulations=32, rollout_depth=4),
     "siebenschlaefer": Budget(simulations=24, rollout_depth=4),
-    "kanaster": Budget(simulations=8, rollout_depth=3),
+    "kanaster": Budget(method="rollout", simulations=12, rollout_depth=8, candidates=4),
 }
 
 
@@ -140,6 +161,10 @@ def search(engine: Engine, state: Any, seat: int, rng: random.Random, budget: Bu
     if len(legal) == 1:
         stats.skipped = True
         return legal[0]
+    if budget.method == "rollout":
+        return rollout_search(engine, state, seat, rng, budget, stats, check, started)
+    if budget.method != "ismcts":
+        raise ValueError(f"unknown search method {budget.method!r}")
     candidates = root_moves(engine, state, seat, rng, budget)
     order = {m: i for i, m in enumerate(candidates)}
     real_view = engine.view(state, seat) if check else None
@@ -225,3 +250,72 @@ def _rollout(engine: Engine, world: Any, rng: random.Random, budget: Budget, sta
         world = engine.apply(world, mover, move)
         stats.rollout_moves += 1
     return world
+
+
+def rollout_search(engine: Engine, state: Any, seat: int, rng: random.Random, budget: Budget,
+                   stats: SearchStats, check: bool = False, started: float | None = None) -> Move:
+    """The ``rollout`` method (module docstring): the first ``budget.candidates`` moves of
+    ``engine.ranked_moves``, each played in the same determinized worlds and followed by the same
+    seeded heuristic rollout, weighed by ``evaluate`` for ``seat``, under sequential halving.
+
+    The real state is asked only for the seat's own ranking and moves (its view) and is passed to
+    ``determinize``; ``check`` asserts each world shows the seat what it saw."""
+    started = time.process_time() if started is None else started
+    ranked = list(engine.ranked_moves(state, seat, rng))  # type: ignore[attr-defined]
+    candidates = ranked[: max(1, budget.candidates)]
+    if len(candidates) == 1:
+        stats.skipped = True
+        return candidates[0]
+    real_view = engine.view(state, seat) if check else None
+    base = repr(rng.random())
+    worlds: list[Any] = []
+    totals = dict.fromkeys(candidates, 0.0)
+    counts = dict.fromkeys(candidates, 0)
+    alive = list(candidates)
+    rounds = max(1, math.ceil(math.log2(len(candidates))))
+    cap = budget.cpu_ms / 1000.0
+    for r in range(rounds):
+        per = max(1, budget.simulations // rounds // len(alive))
+        for j in range(min(counts[c] for c in alive), min(counts[c] for c in alive) + per):
+            if stats.simulations and time.process_time() - started > cap:
+                stats.capped = True
+                break
+            while len(worlds) <= j:
+                world = engine.determinize(state, seat, random.Random(f"{base}/world/{len(worlds)}"))  # type: ignore[attr-defined]
+                if check:
+                    assert engine.view(world, seat) == real_view, f"{engine.id}: determinize changed seat {seat}'s view"
+                worlds.append(world)
+            for move in alive:  # the same world and rollout for every candidate: a paired comparison
+                if counts[move] > j:
+                    continue
+                totals[move] += _rollout_value(engine, worlds[j], seat, move, random.Random(f"{base}/rollout/{j}"),
+                                               budget, stats)
+                counts[move] += 1
+            stats.simulations += 1
+        if stats.capped:
+            break
+        if r < rounds - 1:
+            alive.sort(key=lambda m: (-totals[m] / max(1, counts[m]), candidates.index(m)))
+            alive = alive[: max(1, math.ceil(len(alive) / 2))]
+    stats.cpu_ms = (time.process_time() - started) * 1000.0
+    # Only candidates played in every world so far are compared (a capped round may leave some behind).
+    played = min(counts[m] for m in alive)
+    fair = [m for m in alive if counts[m] >= played and counts[m] > 0] or [candidates[0]]
+    return max(fair, key=lambda m: (totals[m] / counts[m] if counts[m] else -1.0, -candidates.index(m)))
+
+
+def _rollout_value(engine: Engine, world: Any, seat: int, move: Move, rng: random.Random, budget: Budget,
+                   stats: SearchStats) -> float:
+    """``seat`` plays ``move`` in ``world``, every seat then plays ``heuristic_move`` for at most
+    ``rollout_depth`` moves; ``evaluate`` for ``seat``."""
+    world = engine.apply(world, seat, move)
+    for _ in range(budget.rollout_depth):
+        if engine.result(world) is not None:
+            break
+        movers = engine.to_move(world)
+        if not movers:
+            break
+        mover = movers[0]
+        world = engine.apply(world, mover, engine.heuristic_move(world, mover, rng))  # type: ignore[attr-defined]
+        stats.rollout_moves += 1
+    return float(engine.evaluate(world, seat))  # type: ignore[attr-defined]

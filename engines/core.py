@@ -305,6 +305,13 @@ class EngineDefaults:
         moves = self.legal_moves(state, seat)  # type: ignore[attr-defined]
         return moves[int(rng.random() * len(moves))]
 
+    def ranked_moves(self, state: Any, seat: int, rng: random.Random) -> list[Any]:
+        """The seat's listed moves in the ``greedy`` heuristic's order of preference, its
+        ``heuristic_move`` first: the candidates a rollout search weighs (``bots.search``). It reads
+        the seat's view only. Default: the heuristic's move, then the others as listed."""
+        first = self.heuristic_move(state, seat, rng)
+        return [first, *(m for m in self.legal_moves(state, seat) if m != first)]  # type: ignore[attr-defined]
+
     def evaluate(self, state: Any, seat: int) -> float:
         """How good ``state`` is for ``seat``, from 0 (lost) to 1 (won), as a search's leaf value
         where playing on to the end would cost too much. Default: the result once the game is

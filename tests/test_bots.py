@@ -26,6 +26,9 @@ IDS = [e.id for e in ENGINES]
 #: A small strong budget for tests: a few simulations, and a CPU cap no test run can reach (a capped
 #: search could differ between runs, which the determinism tests must not depend on).
 SMALL = Budget(simulations=6, rollout_depth=3, cpu_ms=60_000.0, max_root_moves=8)
+#: The same for the rollout method (``bots.search.rollout_search``): three candidates, two worlds.
+SMALL_ROLLOUT = Budget(method="rollout", simulations=6, rollout_depth=3, cpu_ms=60_000.0, candidates=3)
+METHODS = [SMALL, SMALL_ROLLOUT]
 
 #: Fields of an encoded state that hold a second reference to a card already counted elsewhere
 #: (Siebenschläfer's ``drawn``: the cards just drawn, which are also in the drawer's hand), and the
@@ -94,15 +97,39 @@ def test_every_level_plays_a_listed_move(engine: Engine) -> None:
                 assert choose_move(engine, state, seat, level, "s", n, budget=SMALL) in legal
 
 
+@pytest.mark.parametrize("budget", METHODS, ids=[b.method for b in METHODS])
 @pytest.mark.parametrize("engine", ENGINES, ids=IDS)
-def test_every_world_a_search_samples_shows_the_seat_what_it_saw(engine: Engine) -> None:
+def test_every_world_a_search_samples_shows_the_seat_what_it_saw(engine: Engine, budget: Budget) -> None:
     """OpenSpiel's ISMCTS check: ``search(check=True)`` asserts it before every simulation."""
     for n, state in enumerate(positions(engine, 2, "worlds", count=4)):
         seat = engine.to_move(state)[0]
         stats = SearchStats()
-        move = search(engine, state, seat, random.Random(f"worlds/{n}"), SMALL, stats=stats, check=True)
+        move = search(engine, state, seat, random.Random(f"worlds/{n}"), budget, stats=stats, check=True)
         assert move in engine.legal_moves(state, seat)
-        assert stats.skipped or stats.simulations == SMALL.simulations
+        if budget.method == "ismcts":
+            assert stats.skipped or stats.simulations == budget.simulations
+        else:  # halving: three candidates get one world each, then two one more; two candidates three worlds
+            weighed = min(budget.candidates, len(engine.legal_moves(state, seat)))
+            assert stats.skipped or stats.simulations == {2: 3, 3: 2}[weighed]
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=IDS)
+def test_ranked_moves_are_the_listed_moves_with_the_heuristics_first(engine: Engine) -> None:
+    for n, state in enumerate(positions(engine, 2, "ranked", count=6)):
+        seat = engine.to_move(state)[0]
+        ranked = engine.ranked_moves(state, seat, random.Random(f"ranked/{n}"))  # type: ignore[attr-defined]
+        assert sorted(map(repr, ranked)) == sorted(map(repr, engine.legal_moves(state, seat)))
+        assert ranked[0] == engine.heuristic_move(state, seat, random.Random(f"ranked/{n}"))  # type: ignore[attr-defined]
+
+
+def test_a_rollout_search_with_one_candidate_plays_the_heuristics_move() -> None:
+    """The rollout method improves on the heuristic: with nothing to weigh against it, it is the heuristic."""
+    for engine in (REGISTRY["conquian"], REGISTRY["kanaster"]):
+        state = _with_a_choice(engine, "one-candidate")
+        seat = engine.to_move(state)[0]
+        one = Budget(method="rollout", candidates=1, cpu_ms=60_000.0)
+        assert search(engine, state, seat, random.Random("c"), one) == engine.heuristic_move(  # type: ignore[attr-defined]
+            state, seat, random.Random("c"))
 
 
 class _LeakyDeterminize:
@@ -178,8 +205,9 @@ class _PinnedWorlds:
         return self._engine.determinize(self._reference, seat, rng)  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize("budget", METHODS, ids=[b.method for b in METHODS])
 @pytest.mark.parametrize("engine", ENGINES, ids=IDS)
-def test_strong_reads_hidden_cards_only_through_determinize(engine: Engine) -> None:
+def test_strong_reads_hidden_cards_only_through_determinize(engine: Engine, budget: Budget) -> None:
     """A fixed seed does not make two determinizations of different real deals equal (the default
     permutes the real hidden cards), so what is sound to assert is this: with the worlds pinned to one
     reference, the move does not change when the real hidden cards are dealt differently."""
@@ -188,17 +216,19 @@ def test_strong_reads_hidden_cards_only_through_determinize(engine: Engine) -> N
             seat = engine.to_move(state)[0]
             pinned: Any = _PinnedWorlds(engine, state)
             redealt = engine.shuffle_hidden(state, seat, f"strong/{n}")
-            assert choose_move(pinned, redealt, seat, "strong", "h", n, budget=SMALL) == choose_move(
-                pinned, state, seat, "strong", "h", n, budget=SMALL)
+            assert choose_move(pinned, redealt, seat, "strong", "h", n, budget=budget) == choose_move(
+                pinned, state, seat, "strong", "h", n, budget=budget)
 
 
-def test_the_cpu_cap_ends_a_search_after_its_first_simulation() -> None:
+@pytest.mark.parametrize("method", ["ismcts", "rollout"])
+def test_the_cpu_cap_ends_a_search_after_its_first_simulation(method: str) -> None:
     engine = REGISTRY["conquian"]
     state = _with_a_choice(engine, "cap")
     stats = SearchStats()
-    search(engine, state, engine.to_move(state)[0], random.Random("cap"),
-           Budget(simulations=10_000, cpu_ms=-1.0), stats=stats)
+    move = search(engine, state, engine.to_move(state)[0], random.Random("cap"),
+                  Budget(method=method, simulations=10_000, cpu_ms=-1.0), stats=stats)
     assert stats.capped and stats.simulations == 1
+    assert move in engine.legal_moves(state, engine.to_move(state)[0])
 
 
 def test_one_listed_move_is_played_without_a_search() -> None:

@@ -72,6 +72,9 @@ class ConquianEngine(EngineDefaults):
     def heuristic_move(self, state: ConquianState, seat: int, rng: random.Random) -> Move:
         return strategy.heuristic_move(state, seat, rng)
 
+    def ranked_moves(self, state: ConquianState, seat: int, rng: random.Random) -> list[Move]:
+        return strategy.ranked_moves(state, seat, rng)
+
     def evaluate(self, state: ConquianState, seat: int) -> float:
         return strategy.evaluate(state, seat)
 

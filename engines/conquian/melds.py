@@ -11,6 +11,7 @@ submitted arrangement and to build the listed meld moves.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from functools import lru_cache
 from itertools import combinations
 
 from engines.cards import SUITS, rank_of, standard_deck, suit_of
@@ -88,6 +89,13 @@ def melded_cards(melds: Arrangement) -> tuple[str, ...]:
 
 def extends(meld: Meld, card: str, max_sequence_len: int | None) -> bool:
     """True when ``card`` can be laid off on ``meld`` as it stands (group 3 -> 4, sequence at an end)."""
+    return _extends(tuple(meld), card, max_sequence_len)
+
+
+@lru_cache(maxsize=1 << 16)
+def _extends(meld: Meld, card: str, max_sequence_len: int | None) -> bool:
+    """``extends``, cached: a pure function asked very often by the listed moves and the bots'
+    evaluation (a meld holds at most 10 of 40 cards, so the working set is small)."""
     return meld_kind((*meld, card), max_sequence_len) is not None
 
 

@@ -173,6 +173,24 @@ def heuristic_move(state: ConquianState, seat: int, rng: random.Random) -> Move:
     return others[0]
 
 
+def ranked_moves(state: ConquianState, seat: int, rng: random.Random) -> list[Move]:
+    """The listed moves in the greedy player's order (seeds/conquian.md, "Bots"): its own move first,
+    then discards by rising cost, melds by falling score, the other moves (draw, reject, pass, the
+    force decision) after the melds; the candidates of the ``strong`` rollout search."""
+    first = heuristic_move(state, seat, rng)
+    pool = unseen(state, seat)
+
+    def score(move: Move) -> float:
+        if isinstance(move, ConquianDiscard):
+            return -_discard_cost(state, seat, move.card, pool)
+        if isinstance(move, ConquianMeld):
+            return _meld_score(state, seat, move, pool)
+        return 0.0
+
+    rest = sorted((m for m in legal_moves(state, seat) if m != first), key=score, reverse=True)
+    return [first, *rest]
+
+
 def _best(moves: Sequence[M], key: Callable[[M], float], rng: random.Random) -> M:
     """The move with the highest ``key``; exact ties broken by ``rng`` (deterministic per seed)."""
     scored = [(key(m), m) for m in moves]
@@ -257,4 +275,4 @@ def determinize(state: ConquianState, seat: int, rng: random.Random) -> Conquian
     return replace(state, hands=(hands[0], hands[1]), stock=tuple(mixed[n:]), seed=f"determinized/{token}")
 
 
-__all__ = ["determinize", "evaluate", "heuristic_move"]
+__all__ = ["determinize", "evaluate", "heuristic_move", "ranked_moves"]

@@ -73,6 +73,9 @@ class KanasterEngine(EngineDefaults):
     def heuristic_move(self, state: KanasterState, seat: int, rng: random.Random) -> Move:
         return strategy.heuristic_move(state, seat, rng)
 
+    def ranked_moves(self, state: KanasterState, seat: int, rng: random.Random) -> list[Move]:
+        return strategy.ranked_moves(state, seat, rng)
+
     def evaluate(self, state: KanasterState, seat: int) -> float:
         return strategy.evaluate(state, seat)
 

@@ -217,6 +217,26 @@ def heuristic_move(state: KanasterState, seat: int, rng: random.Random) -> Move:
     return _best(discards, lambda m: -_discard_cost(state, seat, m.card, seen), rng)
 
 
+def ranked_moves(state: KanasterState, seat: int, rng: random.Random) -> list[Move]:
+    """The listed moves in the greedy player's order (seeds/kanaster.md, "Bots"): its own move first,
+    then tucks, melds, lay-offs and takes by falling gain, drawing (or ending the hand), and the
+    discards by rising cost last; the candidates of the ``strong`` rollout search."""
+    first = heuristic_move(state, seat, rng)
+    seen = _seen_counts(state, seat)
+
+    def score(move: Move) -> float:
+        if isinstance(move, Discard):
+            return -1000.0 - _discard_cost(state, seat, move.card, seen)
+        if isinstance(move, Tuck):
+            return 1e6 + len(move.cards)
+        if isinstance(move, Draw | EndHand):
+            return 0.0
+        return _meld_gain(state, seat, move)
+
+    rest = sorted((m for m in legal_moves(state, seat) if m != first), key=score, reverse=True)
+    return [first, *rest]
+
+
 def _best(moves: Sequence[M], key: Callable[[M], float], rng: random.Random) -> M:
     """The move with the highest ``key``; exact ties broken by ``rng`` (deterministic per seed)."""
     scored = [(key(m), m) for m in moves]
@@ -322,4 +342,4 @@ def determinize(state: KanasterState, seat: int, rng: random.Random) -> Kanaster
     return replace(state, hands=tuple(hands), talon=tuple(rest), seed=f"determinized/{token}")
 
 
-__all__ = ["determinize", "evaluate", "heuristic_move"]
+__all__ = ["determinize", "evaluate", "heuristic_move", "ranked_moves"]
