@@ -8,7 +8,8 @@ for the first-named level when every winner sits on its seats, 0 when every winn
 other's, and 0.5 otherwise (shared wins, no winner, aborted, or unfinished after ``--max-moves``):
 draws count as half. The table prints the first-named level's mean score with a 95% Wilson
 interval, and the CPU milliseconds per bot move (``time.process_time``) at p50/p95 per level, with
-the number of strong searches that hit their CPU cap (which makes a replay differ; it should be 0).
+the number of strong searches that hit their CPU cap (which makes a replay differ; it should be 0)
+out of the first-named level's moves (``A moves``).
 
 Units: Conquian is scored by matches (default options: played to the target), Kanaster by hands
 (``max_hands=1``), the other games by whole games with their default options.
@@ -133,7 +134,7 @@ def run(games: Iterable[str], sizes: list[int] | None, n: int, jobs: int, budget
     print(f"bench.bots: {n} games per cell, budget {budget_ms:g} ms per strong move, {jobs} jobs, "
           f"{time.perf_counter() - started:.0f} s wall")
     print(f"{'game':<18} {'pl':>2} {'pairing':<17} {'games':>5} {'score':>6} {'95% interval':>15} {'unfin':>5} "
-          f"{'A ms p50/p95':>13} {'B ms p50/p95':>13} {'capped':>6}")
+          f"{'A ms p50/p95':>13} {'B ms p50/p95':>13} {'capped':>6} {'A moves':>7}")
     for (game, players, pair), outs in cells.items():
         score = statistics.fmean(o.score for o in outs)
         low, high = wilson(score, len(outs))
@@ -142,7 +143,7 @@ def run(games: Iterable[str], sizes: list[int] | None, n: int, jobs: int, budget
         print(f"{game:<18} {players:>2} {pair[0] + ' vs ' + pair[1]:<17} {len(outs):>5} {score:>6.2f} "
               f"{f'[{low:.2f}, {high:.2f}]':>15} {sum(not o.finished for o in outs):>5} "
               f"{f'{pct(a, .5):.1f}/{pct(a, .95):.1f}':>13} {f'{pct(b, .5):.1f}/{pct(b, .95):.1f}':>13} "
-              f"{sum(o.capped for o in outs):>6}")
+              f"{sum(o.capped for o in outs):>6} {len(a):>7}")
 
 
 def main() -> None:

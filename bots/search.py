@@ -17,14 +17,16 @@ shape of OpenSpiel's ``open_spiel/python/algorithms/ismcts.py``:
    game's own evaluation, not the noise of random play to the end, decides;
 4. the most visited root move is played (ties: the better mean, then the heuristic's move first).
 
-Where that tree search does not beat the game's own ``greedy`` heuristic (Conquian, Kanaster: with
-a 50 ms budget it affords too few simulations for the many root moves, measured in
-``bench/bots.py``), a game's budget names ``method="rollout"``: a determinized rollout search in the
-manner of Tesauro and Galperin's rollout algorithm and of perfect-information Monte Carlo (Ginsberg's
-GIB, Long et al. 2010), which improves on the heuristic instead of ignoring it (``rollout_search``):
+Where that tree search does not beat the game's own ``greedy`` heuristic (measured in
+``bench/bots.py``: Conquian, Kanaster, Keine lahme Agame and Siebenschläfer, where a 50 ms budget
+affords too few simulations for the many root moves), a game's budget names ``method="rollout"``:
+a determinized rollout search in the manner of Tesauro and Galperin's rollout algorithm and of
+perfect-information Monte Carlo (Ginsberg's GIB, Long et al. 2010), which improves on the heuristic
+instead of ignoring it (``rollout_search``):
 
 1. the candidates are the first ``candidates`` moves of ``engine.ranked_moves`` (the heuristic's
-   order of the seat's own listed moves, its move first);
+   order of the seat's own listed moves, its move first; a game without its own ranking gives the
+   heuristic's move, then the others as listed);
 2. every candidate is played in the *same* determinized worlds and followed by the *same* seeded
    rollout of ``heuristic_move`` for every seat (common random numbers: a candidate's lead is a paired
    difference, not the luck of its own deals), ``rollout_depth`` moves long, then ``evaluate``;
@@ -84,17 +86,19 @@ class Budget:
 #: a Kanaster ``legal_moves`` is ten times Sten's). Figures from ``bench/bots.py``
 #: (README, "Bots"); a game not named here gets ``Budget()``.
 BUDGETS: dict[str, Budget] = {
-    # Calibrated with the games' own heuristics and evaluations (tmp measurement over 2-player games,
-    # every 5th position with a choice): CPU ms per strong move p50/p95/max at these counts were about
-    # Sten 21/30/33, Conquian 25/29/30, Keine lahme Agame 26/31/31, Siebenschlaefer 16/27/34,
-    # Kanaster 17/26/34 -- the slowest move stays near 35 ms, under the 50 ms cap. Re-measure with
-    # `bench.bots` (its `capped` column must stay 0) when a game's hooks change.
+    # The tree search, calibrated with Sten's heuristic and evaluation (2-player games, every 5th
+    # position with a choice): CPU ms per strong move p50/p95/max about 21/30/33, under the 50 ms
+    # cap. Re-measure with `bench.bots` (its `capped` column should stay 0) when a game's hooks change.
     "sten": Budget(simulations=48, rollout_depth=4),
-    # The rollout search (measured against greedy in README, "Bots"): Conquian CPU ms per searched move
-    # p50/p95/max about 20/29/50, Kanaster 17/32/... with its long hands capped by ``cpu_ms``.
+    # The rollout search (README, "Bots"): CPU ms per strong move p95/max about 21/44 in Conquian and
+    # 30/(cap) in Kanaster, where a position with a very long list (a big pile taken) can reach the
+    # cap: 25 of about 8,000 strong moves in 200 hands against greedy (bench.bots' `capped`).
     "conquian": Budget(method="rollout", simulations=24, rollout_depth=12, candidates=3),
-    "keine-lahme-agame": Budget(simulations=32, rollout_depth=4),
-    "siebenschlaefer": Budget(simulations=24, rollout_depth=4),
+    # Keine lahme Agame and Siebenschlaefer: the tree search lost to greedy at 4 players (0.16, 0.10
+    # in bench.bots); the rollout search plays level with it or better (README, "Bots"). CPU ms per
+    # strong move p95/max about 28/34 (KLA, 4 players) and 26/51 (Siebenschlaefer, 4 players).
+    "keine-lahme-agame": Budget(method="rollout", simulations=16, rollout_depth=8, candidates=3),
+    "siebenschlaefer": Budget(method="rollout", simulations=24, rollout_depth=12, candidates=3),
     "kanaster": Budget(method="rollout", simulations=12, rollout_depth=8, candidates=4),
 }
 
