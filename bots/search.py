@@ -90,16 +90,16 @@ BUDGETS: dict[str, Budget] = {
     # position with a choice): CPU ms per strong move p50/p95/max about 21/30/33, under the 50 ms
     # cap. Re-measure with `bench.bots` (its `capped` column should stay 0) when a game's hooks change.
     "sten": Budget(simulations=48, rollout_depth=4),
-    # The rollout search (README, "Bots"): CPU ms per strong move p95/max about 21/44 in Conquian and
-    # 30/(cap) in Kanaster, where a position with a very long list (a big pile taken) can reach the
-    # cap: 25 of about 8,000 strong moves in 200 hands against greedy (bench.bots' `capped`).
-    "conquian": Budget(method="rollout", simulations=24, rollout_depth=12, candidates=3),
+    # The rollout search (README, "Bots"): CPU ms per strong move p95/max about 27/39 in Conquian and
+    # 34/(cap) in Kanaster, where a position with a very long list (a big pile taken) can reach the
+    # cap: about 0.5-0.8% of strong moves in 200 hands against greedy (bench.bots' `capped`).
+    "conquian": Budget(method="rollout", simulations=20, rollout_depth=20, candidates=3),
     # Keine lahme Agame and Siebenschlaefer: the tree search lost to greedy at 4 players (0.16, 0.10
     # in bench.bots); the rollout search plays level with it or better (README, "Bots"). CPU ms per
     # strong move p95/max about 28/34 (KLA, 4 players) and 26/51 (Siebenschlaefer, 4 players).
     "keine-lahme-agame": Budget(method="rollout", simulations=16, rollout_depth=8, candidates=3),
     "siebenschlaefer": Budget(method="rollout", simulations=24, rollout_depth=12, candidates=3),
-    "kanaster": Budget(method="rollout", simulations=12, rollout_depth=8, candidates=4),
+    "kanaster": Budget(method="rollout", simulations=12, rollout_depth=8, candidates=3),
 }
 
 
