@@ -272,40 +272,32 @@ def rollout_search(engine: Engine, state: Any, seat: int, rng: random.Random, bu
         return candidates[0]
     real_view = engine.view(state, seat) if check else None
     base = repr(rng.random())
-    worlds: list[Any] = []
     totals = dict.fromkeys(candidates, 0.0)
-    counts = dict.fromkeys(candidates, 0)
     alive = list(candidates)
+    played = 0  # worlds weighed so far: every candidate still alive has been played in each of them
     rounds = max(1, math.ceil(math.log2(len(candidates))))
     cap = budget.cpu_ms / 1000.0
     for r in range(rounds):
         per = max(1, budget.simulations // rounds // len(alive))
-        for j in range(min(counts[c] for c in alive), min(counts[c] for c in alive) + per):
-            if stats.simulations and time.process_time() - started > cap:
+        for _ in range(per):
+            if played and time.process_time() - started > cap:
                 stats.capped = True
                 break
-            while len(worlds) <= j:
-                world = engine.determinize(state, seat, random.Random(f"{base}/world/{len(worlds)}"))  # type: ignore[attr-defined]
-                if check:
-                    assert engine.view(world, seat) == real_view, f"{engine.id}: determinize changed seat {seat}'s view"
-                worlds.append(world)
+            world = engine.determinize(state, seat, random.Random(f"{base}/world/{played}"))  # type: ignore[attr-defined]
+            if check:
+                assert engine.view(world, seat) == real_view, f"{engine.id}: determinize changed seat {seat}'s view"
+            rollout = f"{base}/rollout/{played}"
             for move in alive:  # the same world and rollout for every candidate: a paired comparison
-                if counts[move] > j:
-                    continue
-                totals[move] += _rollout_value(engine, worlds[j], seat, move, random.Random(f"{base}/rollout/{j}"),
-                                               budget, stats)
-                counts[move] += 1
+                totals[move] += _rollout_value(engine, world, seat, move, random.Random(rollout), budget, stats)
+            played += 1
             stats.simulations += 1
         if stats.capped:
             break
-        if r < rounds - 1:
-            alive.sort(key=lambda m: (-totals[m] / max(1, counts[m]), candidates.index(m)))
+        if r < rounds - 1:  # the alive share one count of worlds, so their totals compare as means
+            alive.sort(key=lambda m: (-totals[m], candidates.index(m)))
             alive = alive[: max(1, math.ceil(len(alive) / 2))]
     stats.cpu_ms = (time.process_time() - started) * 1000.0
-    # Only candidates played in every world so far are compared (a capped round may leave some behind).
-    played = min(counts[m] for m in alive)
-    fair = [m for m in alive if counts[m] >= played and counts[m] > 0] or [candidates[0]]
-    return max(fair, key=lambda m: (totals[m] / counts[m] if counts[m] else -1.0, -candidates.index(m)))
+    return max(alive, key=lambda m: (totals[m], -candidates.index(m)))
 
 
 def _rollout_value(engine: Engine, world: Any, seat: int, move: Move, rng: random.Random, budget: Budget,
