@@ -14,6 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
+from engines.heuristics import heuristic_first
+
 S = TypeVar("S")
 M = TypeVar("M", bound="Move")
 
@@ -309,8 +311,7 @@ class EngineDefaults:
         """The seat's listed moves in the ``greedy`` heuristic's order of preference, its
         ``heuristic_move`` first: the candidates a rollout search weighs (``bots.search``). It reads
         the seat's view only. Default: the heuristic's move, then the others as listed."""
-        first = self.heuristic_move(state, seat, rng)
-        return [first, *(m for m in self.legal_moves(state, seat) if m != first)]  # type: ignore[attr-defined]
+        return heuristic_first(self.heuristic_move(state, seat, rng), self.legal_moves(state, seat))  # type: ignore[attr-defined]
 
     def evaluate(self, state: Any, seat: int) -> float:
         """How good ``state`` is for ``seat``, from 0 (lost) to 1 (won), as a search's leaf value

@@ -32,6 +32,14 @@ def positions(engine: Engine, players: int, options: dict[str, Any], seed: str,
         state = engine.apply(state, seat, move)
 
 
+def greedy_or_random(engine: Engine, state: Any, seat: int, greedy: int | None, rng: random.Random) -> Any:
+    """The move of ``seat``: the heuristic's at seat ``greedy``, a random listed move elsewhere."""
+    if seat == greedy:
+        return engine.heuristic_move(state, seat, rng)
+    moves = engine.legal_moves(state, seat)
+    return moves[int(rng.random() * len(moves))]
+
+
 def one_greedy_seat(engine: Engine, players: int, options: dict[str, Any], seed: str, greedy: int | None,
                     rng: random.Random) -> Iterator[tuple[Any, int]]:
     """The positions of one game (greedy at seat ``greedy``, None: nowhere; random listed moves at the
@@ -40,12 +48,7 @@ def one_greedy_seat(engine: Engine, players: int, options: dict[str, Any], seed:
     while engine.result(state) is None:
         seat = engine.to_move(state)[0]
         yield state, seat
-        if seat == greedy:
-            move = engine.heuristic_move(state, seat, rng)
-        else:
-            moves = engine.legal_moves(state, seat)
-            move = moves[int(rng.random() * len(moves))]
-        state = engine.apply(state, seat, move)
+        state = engine.apply(state, seat, greedy_or_random(engine, state, seat, greedy, rng))
     yield state, -1
 
 
@@ -64,12 +67,7 @@ def greedy_vs_random(engine: Engine, players: int, games: int, options: dict[str
             if not movers:
                 break
             seat = movers[0]
-            if seat == hero:
-                move = engine.heuristic_move(state, seat, rng)
-            else:
-                legal = engine.legal_moves(state, seat)
-                move = legal[int(rng.random() * len(legal))]
-            state = engine.apply(state, seat, move)
+            state = engine.apply(state, seat, greedy_or_random(engine, state, seat, hero, rng))
         result = engine.result(state)
         if result is None or result.status != "finished":
             continue

@@ -20,13 +20,12 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import lru_cache
-from typing import TypeVar
 
 from engines.cards import rank_of, shuffled, suit_of
 from engines.core import Move
+from engines.heuristics import best_move, heuristic_first
 
 from .melds import DECK, ORDER, RANK_INDEX, Arrangement, fits_simple, melded_cards, sort_hand
 from .rules import legal_moves, other, result
@@ -44,8 +43,6 @@ from .state import (
     ConquianMeld,
     ConquianState,
 )
-
-M = TypeVar("M", bound=Move)
 
 # --- what the seat may know -----------------------------------------------------------------------
 
@@ -165,10 +162,10 @@ def heuristic_move(state: ConquianState, seat: int, rng: random.Random) -> Move:
         return ConquianForce() if force else ConquianDeclineForce()
     if phase == DISCARD:
         discards = [m for m in moves if isinstance(m, ConquianDiscard)]
-        return _best(discards, lambda m: -_discard_cost(state, seat, m.card, pool), rng)
+        return best_move(discards, lambda m: -_discard_cost(state, seat, m.card, pool), rng)
     melds = [m for m in moves if isinstance(m, ConquianMeld)]
     if melds and phase in (CHOOSE, TURNED, FORCED):
-        return _best(melds, lambda m: _meld_score(state, seat, m, pool), rng)
+        return best_move(melds, lambda m: _meld_score(state, seat, m, pool), rng)
     others = [m for m in moves if not isinstance(m, ConquianMeld)]
     return others[0]
 
@@ -187,16 +184,7 @@ def ranked_moves(state: ConquianState, seat: int, rng: random.Random) -> list[Mo
             return _meld_score(state, seat, move, pool)
         return 0.0
 
-    rest = sorted((m for m in legal_moves(state, seat) if m != first), key=score, reverse=True)
-    return [first, *rest]
-
-
-def _best(moves: Sequence[M], key: Callable[[M], float], rng: random.Random) -> M:
-    """The move with the highest ``key``; exact ties broken by ``rng`` (deterministic per seed)."""
-    scored = [(key(m), m) for m in moves]
-    top = max(s for s, _ in scored)
-    best = [m for s, m in scored if s == top]
-    return best[0] if len(best) == 1 else best[int(rng.random() * len(best))]
+    return heuristic_first(first, legal_moves(state, seat), score)
 
 
 # --- evaluation --------------------------------------------------------------------------------------

@@ -22,12 +22,12 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import TypeVar
 
 from engines.cards import shuffled
 from engines.core import Move
+from engines.heuristics import best_move, heuristic_first
 
 from .melds import (
     CANASTA_SIZE,
@@ -47,8 +47,6 @@ from .moves import Discard, Draw, EndHand, LayOff, MeldCards, TakePile, TakePile
 from .rules import blocking_ranks, has_canasta, legal_moves, pile_block, result
 from .scoring import GOING_OUT_BONUS, canasta_bonus
 from .state import DRAW, KanasterState
-
-M = TypeVar("M", bound=Move)
 
 #: Hand cards the other seats are assumed to hold when the greedy player weighs going out: a
 #: typical mid-hand card is worth about 8 points against its holder.
@@ -200,21 +198,21 @@ def heuristic_move(state: KanasterState, seat: int, rng: random.Random) -> Move:
         takes = [m for m in takes if hand_size + len(state.pile) - len(_used(m)) != 1
                  or _go_out_ok(state, seat, m)]
         if takes:
-            return _best(takes, lambda m: _meld_gain(state, seat, m), rng)
+            return best_move(takes, lambda m: _meld_gain(state, seat, m), rng)
         return next(m for m in moves if isinstance(m, Draw | EndHand))
     tucks = [m for m in moves if isinstance(m, Tuck)]
     if tucks:
-        return _best(tucks, lambda m: float(len(m.cards)), rng)
+        return best_move(tucks, lambda m: float(len(m.cards)), rng)
     hand_size = len(state.hands[seat])
     melds = [m for m in moves if isinstance(m, MeldCards | LayOff)
              and (hand_size - len(_used(m)) != 1 or _go_out_ok(state, seat, m))]
     if melds:
-        best = _best(melds, lambda m: _meld_gain(state, seat, m), rng)
+        best = best_move(melds, lambda m: _meld_gain(state, seat, m), rng)
         if _meld_gain(state, seat, best) > 0:
             return best
     seen = _seen_counts(state, seat)
     discards = [m for m in moves if isinstance(m, Discard)]
-    return _best(discards, lambda m: -_discard_cost(state, seat, m.card, seen), rng)
+    return best_move(discards, lambda m: -_discard_cost(state, seat, m.card, seen), rng)
 
 
 def ranked_moves(state: KanasterState, seat: int, rng: random.Random) -> list[Move]:
@@ -233,16 +231,7 @@ def ranked_moves(state: KanasterState, seat: int, rng: random.Random) -> list[Mo
             return 0.0
         return _meld_gain(state, seat, move)
 
-    rest = sorted((m for m in legal_moves(state, seat) if m != first), key=score, reverse=True)
-    return [first, *rest]
-
-
-def _best(moves: Sequence[M], key: Callable[[M], float], rng: random.Random) -> M:
-    """The move with the highest ``key``; exact ties broken by ``rng`` (deterministic per seed)."""
-    scored = [(key(m), m) for m in moves]
-    top = max(s for s, _ in scored)
-    best = [m for s, m in scored if s == top]
-    return best[0] if len(best) == 1 else best[int(rng.random() * len(best))]
+    return heuristic_first(first, legal_moves(state, seat), score)
 
 
 # --- evaluation ----------------------------------------------------------------------------------
