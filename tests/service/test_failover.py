@@ -120,9 +120,18 @@ def primary_and_replica():
     replica = RedisServer(extra=("--replicaof", "127.0.0.1", str(primary.port)))
     replica.start()
     _wait_synced(replica)
+    _wait_acknowledged(primary)
     yield primary, replica
     replica.cleanup()
     primary.cleanup()
+
+
+def _wait_acknowledged(primary: RedisServer) -> None:
+    """The replica's link can be up before the primary counts it for ``WAIT``: the first write of a
+    test with ``min_replica_acks=1`` then answered 503. Wait until ``WAIT 1`` sees the replica."""
+    deadline = time.monotonic() + 20
+    while primary.cli("wait", "1", "100").strip() != "1":
+        assert time.monotonic() < deadline, "the primary does not count its replica"
 
 
 def _wait_synced(replica: RedisServer) -> None:
