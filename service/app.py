@@ -8,7 +8,7 @@ import logging
 from typing import Any
 
 import orjson
-from flask import Flask, Response, request
+from flask import Flask, Response
 from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Api
 from flask_smorest import Blueprint as SmorestBlueprint
@@ -16,7 +16,7 @@ from flask_smorest import Blueprint as SmorestBlueprint
 from engines import REGISTRY
 from schemas import SCHEMAS
 from schemas.common import Catalogue, Health, Problem, build
-from service import errors, observability, ratelimit, web
+from service import cors, errors, observability, ratelimit, web
 from service.bots import DEFAULT_LEVEL, LEVELS, BotPolicy
 from service.config import Settings
 from service.games import P429, P503, RETRY_AFTER, Runtime, make_blueprint
@@ -128,8 +128,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     _document_docs_routes(api)
     web.install(app, api)
 
-    if settings.cors_origins:
-        _cors(app, settings.cors_origins)
+    cors.install(app, settings.cors_origins)
     return app
 
 
@@ -184,19 +183,3 @@ def _document_docs_routes(api: Api) -> None:
                       **limited},
     }})
 
-
-def _cors(app: Flask, origins: tuple[str, ...]) -> None:
-    allow_any = "*" in origins
-
-    @app.after_request
-    def _add(response: Response) -> Response:
-        origin = request.headers.get("Origin")
-        if origin and (allow_any or origin in origins):
-            response.headers["Access-Control-Allow-Origin"] = "*" if allow_any else origin
-            response.headers["Access-Control-Allow-Headers"] = (
-                "Authorization, Content-Type, Idempotency-Key, If-None-Match")
-            response.headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
-            response.headers["Access-Control-Expose-Headers"] = "ETag, Location, Retry-After"
-            if not allow_any:
-                response.headers["Vary"] = "Origin"
-        return response
