@@ -262,11 +262,24 @@ def declarations(state: StenState, seat: int) -> tuple[tuple[str, ...], ...]:
        6). So a declaration is listed whenever one may be made, and every card some declaration may
        name is in a listed one.
     """
+    return tuple(cards for cards, _ in judged_declarations(state, seat))
+
+
+def judged_declarations(state: StenState, seat: int) -> tuple[tuple[tuple[str, ...], bool], ...]:
+    """The listed declarations of ``seat`` (``declarations``), each with whether posting it now wins.
+
+    Judged as they are built, from the seat's hand, the layout and the open remainder alone: the
+    winning order lays every card in turn, so it wins under either ``play_all_validation``; the
+    widest wins exactly when it came out in a fitting order (then it fits as listed, and some
+    order of its cards fits). When no winning order exists the widest cannot fit either (it names
+    the hand and more), so the only listed declaration fails. The view's ``play_all_wins``.
+    """
     winning = play_all_order(state, seat)
     widest = state.hands[seat] + (state.remainder if state.options.play_all_may_use_remainder else ())
-    out: list[tuple[str, ...]] = [] if winning is None else [winning]
+    out: list[tuple[tuple[str, ...], bool]] = [] if winning is None else [(winning, True)]
     if winning is None or set(widest) != set(winning):
-        out.append(_fitting_order(state, widest) or widest)
+        fitting = _fitting_order(state, widest)
+        out.append((widest, False) if fitting is None else (fitting, True))
     return tuple(out)
 
 
