@@ -262,11 +262,29 @@ def declarations(state: StenState, seat: int) -> tuple[tuple[str, ...], ...]:
        6). So a declaration is listed whenever one may be made, and every card some declaration may
        name is in a listed one.
     """
+    return tuple(cards for cards, _ in judged_declarations(state, seat))
+
+
+def judged_declarations(state: StenState, seat: int) -> tuple[tuple[tuple[str, ...], bool], ...]:
+    """The listed declarations of ``seat`` (``declarations``), each with whether posting it now wins.
+
+    Judged as they are built, from the seat's hand, the layout and the open remainder alone: the
+    winning order lays every card in turn, so it wins under either ``play_all_validation``; the
+    widest wins exactly when it came out in a fitting order (then it fits as listed, and some
+    order of its cards fits). When no winning order exists the widest has none either, so it is
+    not searched for: ``play_all_order`` fails only when a card that some hand card needs laid
+    before it (its closed suit's 7, or a rank between the layout and it) is none of the cards a
+    declaration may name. Then the only
+    listed declaration is the widest in hand order, and it fails. The view's ``play_all_wins``.
+    """
     winning = play_all_order(state, seat)
     widest = state.hands[seat] + (state.remainder if state.options.play_all_may_use_remainder else ())
-    out: list[tuple[str, ...]] = [] if winning is None else [winning]
-    if winning is None or set(widest) != set(winning):
-        out.append(_fitting_order(state, widest) or widest)
+    if winning is None:
+        return ((widest, False),)
+    out: list[tuple[tuple[str, ...], bool]] = [(winning, True)]
+    if set(widest) != set(winning):
+        fitting = _fitting_order(state, widest)
+        out.append((widest, False) if fitting is None else (fitting, True))
     return tuple(out)
 
 

@@ -573,6 +573,7 @@ def test_view_shows_only_the_viewers_hand() -> None:
         "stone_holder",
         "opening",
         "failed_play_all",
+        "play_all_wins",
         "turn",
         "ended",
     }
