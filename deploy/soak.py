@@ -1,4 +1,4 @@
-"""The soak: steady Locust load with a Redis failover and a worker kill in the middle (issue 15).
+"""The soak: steady Locust load with a Redis failover and a worker kill in the middle.
 
 Run through ``deploy/soak.sh``. Everything runs on loopback ports of this machine and is bounded
 in time: a Redis primary, its replica and three Sentinels (``tests/servers.py``), the service under

@@ -224,7 +224,7 @@ def check_deck(deck: Sequence[str], expected: Sequence[str]) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class Event:
-    """Something a move caused that a viewer at the table sees (API.md, "Events and the log").
+    """Something a move caused that a viewer at the table sees; each move's log entry carries its events.
 
     ``public`` is what everyone at the table and the spectator see; ``private`` adds fields for
     (or overrides fields of) the seats it names: the drawer sees which cards he drew, the others
@@ -254,7 +254,7 @@ class Event:
 
 
 def game_over_event(result: Result) -> Event:
-    """The last event of every game's last move: how it ended, for everyone (API.md "game over")."""
+    """The last event of every game's last move: how it ended (the result), for everyone."""
     return Event("game_over", {"status": result.status, "winners": list(result.winners),
                                "losers": list(result.losers),
                                "scores": None if result.scores is None else list(result.scores)})
@@ -287,7 +287,7 @@ class EngineDefaults:
         IllegalMove as ``apply``. A game that reports no events yet inherits this: none."""
         return self.apply(state, seat, move), ()  # type: ignore[attr-defined]
 
-    # --- for bots (issue 14): what a player may know, how a beginner plays, how good a position is
+    # --- for bots: what a player may know, how a beginner plays, how good a position is
 
     def determinize(self, state: Any, seat: int, rng: random.Random) -> Any:
         """A full state consistent with everything ``seat`` has seen (its hand, the table, the

@@ -344,7 +344,7 @@ class _Game:
                 bell.wait(left)
 
     def events(self, game_id: str) -> Response:
-        """The caller's log as Server-Sent Events (API.md "Live updates"): entries after
+        """The caller's log as Server-Sent Events (the live updates of a game): entries after
         ``Last-Event-ID`` (or ``?since=``, else the current version), then each new one as it is
         committed; a keep-alive comment at least every ``stream_keepalive`` seconds; ``end`` after
         the game is over. Bounded by ``stream_max_seconds``; a store failure closes it, and the
