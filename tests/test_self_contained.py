@@ -95,3 +95,14 @@ def test_rules_pages_explain_rulings_without_ids() -> None:
             if RULING_ID.search(line) or POINTERS.search(line):
                 found.append(f"seeds/{game}.md:{n}: {line.strip()}")
     assert not found, "\n".join(found)
+
+
+def test_project_pages_name_no_tracker_issue_or_ruling_id() -> None:
+    """README, docs/ and the READMEs of bench/ and deploy/ explain in their own words: no issue
+    numbers, ruling ids or research notes a reader of the repository cannot open."""
+    pages = sorted({ROOT / "README.md", ROOT / "bench" / "README.md", ROOT / "deploy" / "README.md",
+                    *(ROOT / "docs").rglob("*.md")})
+    found = [f"{page.relative_to(ROOT).as_posix()}:{n}: {line.strip()}" for page in pages
+             for n, line in enumerate(page.read_text().splitlines(), 1)
+             if RULING_ID.search(line) or POINTERS.search(line)]
+    assert not found, "\n".join(found)
