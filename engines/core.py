@@ -125,7 +125,7 @@ class Option:
     """One house-rule option: its default and what values it allows.
 
     ``kind`` is ``bool``, ``int`` or ``choice``. For ``int``, ``minimum``/``maximum``
-    bound it (inclusive, ``None`` = open). For ``choice``, ``choices`` lists the values.
+    bound it (inclusive; both are required). For ``choice``, ``choices`` lists the values.
     ``nullable`` admits ``None`` (documented per option). ``provisional`` marks a
     reconstructed rule the published source does not state.
     """
@@ -139,6 +139,12 @@ class Option:
     maximum: int | None = None
     nullable: bool = False
     provisional: bool = False
+
+    def __post_init__(self) -> None:
+        # Every integer option is bounded on both sides: an unbounded one lets a create ask for
+        # a target of 2**63 (a game that never ends) or a cap that bounds nothing.
+        if self.kind == "int" and (self.minimum is None or self.maximum is None):
+            raise AssertionError(f"option {self.name}: an integer option needs a minimum and a maximum")
 
     def check(self, value: JSON) -> str | None:
         """Return an error message for ``value``, or None if it is allowed."""

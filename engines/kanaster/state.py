@@ -28,18 +28,18 @@ HAND_CAP = 500
 
 OPTIONS: tuple[Option, ...] = (
     Option("target", "int", 5000, "Match target: the match ends after the hand in which a total reaches it "
-           "(the original rules play to 5,000 or 10,000).", minimum=1),
+           "(the original rules play to 5,000 or 10,000).", minimum=1, maximum=100_000),
     Option("max_hands", "int", None, "End the match after this many hands (highest total wins); null = play "
-           "to the target only.", minimum=1, nullable=True),
+           "to the target only.", minimum=1, maximum=1000, nullable=True),
     Option("hand_cap", "int", HAND_CAP, "Safety cap: a match still running after this many hands ends as aborted "
            "(no winner). Every hand ends (the talon runs out), but totals can fall, so players who never meld "
            "could play for ever: only hand_cap and max_turns both null (and no max_hands) make an endless match "
            "possible. The default 500 is over ten times the longest match measured (32 hands to 10,000, "
            "5 players).",
-           minimum=1, nullable=True),
+           minimum=1, maximum=1000, nullable=True),
     Option("max_turns", "int", None, "Optional cap on turns in the whole match: after this many it ends as "
            "aborted; null = none (default: a hand cannot stall, hand_cap bounds the match).", minimum=1,
-           nullable=True),
+           maximum=1_000_000, nullable=True),
     Option("decks", "int", None, "Number of 52-card packs (each with its jokers); null = the rule of thumb, "
            "2 packs for 2-3 players and 3 for 4-5.", minimum=2, maximum=4, nullable=True),
     Option("jokers_per_deck", "int", 2, "Jokers in each pack.", minimum=0, maximum=4),
@@ -63,7 +63,7 @@ OPTIONS: tuple[Option, ...] = (
            "final discard needs no minimum count (standard canasta); false = it needs the minimum like any "
            "first meld."),
     Option("negative_score_minimum", "int", 50, "Minimum count of a first meld while the player's total is "
-           "negative (standard canasta: 15).", minimum=0),
+           "negative (standard canasta: 15).", minimum=0, maximum=10_000),
     Option("red3_all_bonus", "bool", False, "All red 3s of the game with one player count 200 each instead "
            "of 100."),
     Option("stock_exhausted", "choice", "end_hand", "Talon empty: the player to move takes the pile or the "
@@ -72,8 +72,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("meld_after_taking_pile", "bool", True, "After taking the pile the player may still meld and lay "
            "off before his discard; false = only tuck and discard (the strict reading of the original rules' "
            "warning that no more may be melded once the pile is taken)."),
-    Option("natural_canasta_bonus", "int", 500, "Bonus of a natural canasta (no wild card).", minimum=0),
-    Option("mixed_canasta_bonus", "int", 300, "Bonus of a mixed canasta.", minimum=0),
+    Option("natural_canasta_bonus", "int", 500, "Bonus of a natural canasta (no wild card).", minimum=0,
+           maximum=10_000),
+    Option("mixed_canasta_bonus", "int", 300, "Bonus of a mixed canasta.", minimum=0, maximum=10_000),
 )
 
 

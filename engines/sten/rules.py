@@ -96,6 +96,7 @@ OPTIONS: tuple[Option, ...] = (
         "game ends within 52 x players turns; only voluntary 'Stein' (option allow_voluntary_stein) or "
         "failing play-all declarations made again and again can make a game endless.",
         minimum=1,
+        maximum=100_000,
     ),
 )
 
