@@ -17,6 +17,7 @@ from typing import Any
 from flask import Response, current_app, request, url_for
 from flask_smorest import Blueprint
 from marshmallow import Schema, ValidationError
+from werkzeug.exceptions import HTTPException
 
 from engines.core import Engine, Event, IllegalMove, InvalidOptions, Move, move_from_json
 from schemas.common import LOG_LIMIT, LOG_LIMIT_MAX, BuiltSchemas, LogQuery, MoveCheck, Problem
@@ -547,6 +548,15 @@ def load_body(schema: Schema) -> dict[str, Any]:
     ``validation_error`` naming each field when it does not match."""
     if not request.is_json:
         raise ApiError(400, "bad_request", "The body must be JSON, sent as Content-Type: application/json.")
+    try:
+        request.get_data(cache=True)
+    except HTTPException:
+        raise  # werkzeug's own answers: 413 over the size limit, 400 for a client gone mid-body
+    except Exception:  # noqa: BLE001 -- whatever the WSGI server raises for a body it cannot read
+        # gunicorn raises its parser's errors (a bad chunk size, a missing chunk terminator, a body
+        # cut short) from the input stream only when the app reads it: the client's fault, a 400.
+        raise ApiError(400, "bad_request", "The request body could not be read (a malformed chunked "
+                       "encoding or a body cut short).") from None
     try:
         return schema.load(request.get_json(cache=True))  # type: ignore[no-any-return]
     except ValidationError as exc:
