@@ -59,7 +59,7 @@ class Settings:
     stream_max_seconds: float = 3600.0  # CARDTABLE_STREAM_MAX_SECONDS: a stream then closes (clients reconnect)
     long_poll_max_seconds: float = 30.0  # CARDTABLE_LONG_POLL_MAX_SECONDS: a `?wait=` is cut to this
     bot_budget_ms: float = 50.0  # CARDTABLE_BOT_BUDGET_MS: CPU milliseconds per `strong` bot move
-    bot_request_seconds: float = 2.0  # CARDTABLE_BOT_REQUEST_SECONDS: CPU seconds for all bot moves of a request
+    bot_request_seconds: float = 0.25  # CARDTABLE_BOT_REQUEST_SECONDS: CPU seconds for all bot moves of a request
 
     @property
     def replica_acks(self) -> int:
