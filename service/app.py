@@ -115,6 +115,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         game_ttl=settings.game_ttl,
         stream_keepalive=settings.stream_keepalive,
         stream_max_seconds=settings.stream_max_seconds,
+        stream_max_entries=max(1, settings.stream_max_entries),
+        max_log_entries=settings.max_log_entries,
         long_poll_max_seconds=settings.long_poll_max_seconds,
         bot_policy=BotPolicy(settings.bot_budget_ms, settings.bot_request_seconds),
     )

@@ -57,9 +57,11 @@ class Settings:
     trusted_proxies: int = 0  # CARDTABLE_TRUSTED_PROXIES: proxies whose X-Forwarded-For is believed
     stream_keepalive: float = 15.0  # CARDTABLE_STREAM_KEEPALIVE: seconds between keep-alive comments
     stream_max_seconds: float = 3600.0  # CARDTABLE_STREAM_MAX_SECONDS: a stream then closes (clients reconnect)
+    stream_max_entries: int = 2000  # CARDTABLE_STREAM_MAX_ENTRIES: ... or once it has sent this many entries
+    max_log_entries: int = 100_000  # CARDTABLE_MAX_LOG_ENTRIES: moves one game keeps; past it 409 log_full
     long_poll_max_seconds: float = 30.0  # CARDTABLE_LONG_POLL_MAX_SECONDS: a `?wait=` is cut to this
     bot_budget_ms: float = 50.0  # CARDTABLE_BOT_BUDGET_MS: CPU milliseconds per `strong` bot move
-    bot_request_seconds: float = 2.0  # CARDTABLE_BOT_REQUEST_SECONDS: CPU seconds for all bot moves of a request
+    bot_request_seconds: float = 0.25  # CARDTABLE_BOT_REQUEST_SECONDS: CPU seconds for all bot moves of a request
 
     @property
     def replica_acks(self) -> int:
@@ -83,6 +85,8 @@ class Settings:
             "request_log": _flag(env.get("CARDTABLE_REQUEST_LOG"), True),
             "stream_keepalive": float(env.get("CARDTABLE_STREAM_KEEPALIVE") or cls.stream_keepalive),
             "stream_max_seconds": float(env.get("CARDTABLE_STREAM_MAX_SECONDS") or cls.stream_max_seconds),
+            "stream_max_entries": int(env.get("CARDTABLE_STREAM_MAX_ENTRIES") or cls.stream_max_entries),
+            "max_log_entries": int(env.get("CARDTABLE_MAX_LOG_ENTRIES") or cls.max_log_entries),
             "long_poll_max_seconds": float(env.get("CARDTABLE_LONG_POLL_MAX_SECONDS") or cls.long_poll_max_seconds),
             "bot_budget_ms": float(env.get("CARDTABLE_BOT_BUDGET_MS") or cls.bot_budget_ms),
             "bot_request_seconds": float(env.get("CARDTABLE_BOT_REQUEST_SECONDS") or cls.bot_request_seconds),
