@@ -65,11 +65,12 @@ def make_store(settings: Settings) -> Store:
     if settings.redis_sentinels:
         return RedisStore.from_sentinels(settings.redis_sentinels, settings.sentinel_master,
                                          settings.store_timeout, settings.replica_acks, settings.redis_pool,
-                                         settings.breaker_seconds)
+                                         settings.breaker_seconds, settings.secret)
     if settings.redis_url:
         return RedisStore.from_url(settings.redis_url, settings.store_timeout, settings.redis_cluster,
-                                   settings.replica_acks, settings.redis_pool, settings.breaker_seconds)
-    return MemoryStore()
+                                   settings.replica_acks, settings.redis_pool, settings.breaker_seconds,
+                                   settings.secret)
+    return MemoryStore(secret=settings.secret)
 
 
 def catalogue_entries() -> list[dict[str, Any]]:

@@ -23,11 +23,16 @@ the circuit breaker is open (CARDTABLE_BREAKER_SECONDS after the store failed to
 one breaker per node, so a lost master pauses only its own games), and never retried after a
 timeout: a hung Redis costs a request at most one CARDTABLE_STORE_TIMEOUT. Identical reads at once
 (the streams of one game re-reading its log after a move) share one round trip.
+
+``secret()`` is the server secret that keyed creates derive their game id and seat tokens from
+(``service.games``): CARDTABLE_SECRET when set, else a random one kept in Redis (``cardtable:secret``,
+written once with SET NX, so every worker and restart shares it), else, in process, one per process.
 """
 
 from __future__ import annotations
 
 import logging
+import secrets
 import threading
 import time
 from collections.abc import Sequence
@@ -43,6 +48,8 @@ log = logging.getLogger("cardtable")
 POOL_SIZE = 32
 #: Seconds the breaker refuses calls after the store failed to answer (CARDTABLE_BREAKER_SECONDS).
 BREAKER_SECONDS = 1.0
+#: Where the server secret is kept when CARDTABLE_SECRET is not set.
+SECRET_KEY = "cardtable:secret"
 
 
 class StoreUnavailable(Exception):
@@ -89,6 +96,10 @@ class Store(Protocol):
 
     def idempotent(self, game_id: str, key: str) -> bytes | None:
         """The response stored under an Idempotency-Key for this game, if any."""
+        ...
+
+    def secret(self) -> bytes:
+        """The server secret (CARDTABLE_SECRET, else one the store keeps for every worker)."""
         ...
 
 
@@ -158,7 +169,7 @@ class RedisStore:
     kind = "redis"
 
     def __init__(self, client: Any, min_acks: int = 0, timeout: float = 1.0, pool_size: int = POOL_SIZE,
-                 breaker_seconds: float = BREAKER_SECONDS) -> None:
+                 breaker_seconds: float = BREAKER_SECONDS, secret: str | None = None) -> None:
         import redis
         from redis.cluster import RedisCluster
 
@@ -184,6 +195,7 @@ class RedisStore:
         self._probe_seconds = 2 * timeout + 1.0
         self._breakers: dict[str, Breaker] = {}
         self._shared = Shared()
+        self._secret = secret.encode() if secret else None
         self.hub: LocalHub = RedisHub(client, self.cluster, ready_timeout=timeout)
         self._commit = client.register_script(_COMMIT)
         self._create = client.register_script(_CREATE)
@@ -208,7 +220,8 @@ class RedisStore:
 
     @classmethod
     def from_url(cls, url: str, timeout: float = 1.0, cluster: bool = False, min_acks: int = 0,
-                 pool_size: int = POOL_SIZE, breaker_seconds: float = BREAKER_SECONDS) -> RedisStore:
+                 pool_size: int = POOL_SIZE, breaker_seconds: float = BREAKER_SECONDS,
+                 secret: str | None = None) -> RedisStore:
         import redis
         from redis.backoff import NoBackoff
         from redis.retry import Retry
@@ -220,12 +233,12 @@ class RedisStore:
             client: Any = _cluster_class().from_url(url, retry=Retry(NoBackoff(), 1), **kw)
         else:
             client = redis.Redis.from_url(url, retry=cls._retry(), **kw)
-        return cls(client, min_acks, timeout, pool_size, breaker_seconds)
+        return cls(client, min_acks, timeout, pool_size, breaker_seconds, secret)
 
     @classmethod
     def from_sentinels(cls, sentinels: Sequence[tuple[str, int]], master: str, timeout: float = 1.0,
-                       min_acks: int = 1, pool_size: int = POOL_SIZE,
-                       breaker_seconds: float = BREAKER_SECONDS) -> RedisStore:
+                       min_acks: int = 1, pool_size: int = POOL_SIZE, breaker_seconds: float = BREAKER_SECONDS,
+                       secret: str | None = None) -> RedisStore:
         """The primary of ``master`` as the Sentinels name it: every new connection asks them,
         and a connection to a demoted primary (READONLY) is dropped, so the store follows a
         failover by itself; until it completes, requests answer 503."""
@@ -235,7 +248,7 @@ class RedisStore:
         manager = Sentinel(list(sentinels), sentinel_kwargs={"socket_timeout": timeout,
                                                               "socket_connect_timeout": timeout}, **kw)
         client = manager.master_for(master, retry=cls._retry())
-        return cls(client, min_acks, timeout, pool_size, breaker_seconds)
+        return cls(client, min_acks, timeout, pool_size, breaker_seconds, secret)
 
     # --- every call to Redis --------------------------------------------------------------------
 
@@ -379,6 +392,17 @@ class RedisStore:
             raise NotReplicated(f"{acks} of {self.min_acks} replicas acknowledged the stored answer")
         return None if value is None else bytes(value)
 
+    def secret(self) -> bytes:
+        if self._secret is None:
+            # Written once for the whole deployment (SET NX): the first worker's random value wins,
+            # and every worker, now and after restarts, reads that one.
+            self._call(self.client.set, SECRET_KEY, secrets.token_urlsafe(32), nx=True, route=SECRET_KEY)
+            kept = self._call(self.client.get, SECRET_KEY, route=SECRET_KEY)
+            if kept is None:  # deleted between the two calls: nothing to derive from yet
+                raise StoreUnavailable("the server secret could not be kept in the store")
+            self._secret = bytes(kept)
+        return self._secret
+
 
 def _cluster_class() -> Any:
     from redis.cluster import RedisCluster
@@ -402,8 +426,10 @@ class MemoryStore:
 
     kind = "memory"
 
-    def __init__(self, clock: Any = time.monotonic) -> None:
+    def __init__(self, clock: Any = time.monotonic, secret: str | None = None) -> None:
         self._lock = threading.Lock()
+        # One process is the whole deployment here: a random secret per process is shared by all.
+        self._secret = secret.encode() if secret else secrets.token_bytes(32)
         self._games: dict[str, tuple[int, bytes, float]] = {}
         self._logs: dict[str, list[bytes]] = {}
         self._idem: dict[tuple[str, str], tuple[bytes, float]] = {}
@@ -469,3 +495,6 @@ class MemoryStore:
             if got is None or got[1] <= self._clock():
                 return None
             return got[0]
+
+    def secret(self) -> bytes:
+        return self._secret
