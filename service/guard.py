@@ -48,8 +48,18 @@ class Gate:
                 return True
             ticket = threading.Event()
             self._queue.append(ticket)
-        if ticket.wait(max(0.0, wait)):
-            return True
+        try:
+            if ticket.wait(max(0.0, wait)):
+                return True
+        except BaseException:
+            # The waiter itself was stopped (its greenlet killed): never leave its place behind.
+            with self._lock:
+                handed = ticket.is_set()
+                if not handed:
+                    self._queue.remove(ticket)
+            if handed:
+                self.leave()
+            raise
         with self._lock:
             if ticket.is_set():  # handed over just as the wait ran out: it is ours
                 return True
@@ -148,7 +158,7 @@ class _Flight:
     def __init__(self) -> None:
         self.done = threading.Event()
         self.value: Any = None
-        self.error: BaseException | None = None
+        self.error: Exception | None = None
 
 
 class Shared:
@@ -179,19 +189,24 @@ class Shared:
             if flight.error is not None:
                 raise copy.copy(flight.error).with_traceback(None)
             return flight.value
-        if ahead is not None:
-            ahead.done.wait(wait)  # bounded: a running read ends within its own timeouts
-        with self._lock:
-            del self._waiting[key]
-            self._running[key] = flight
+        # Until the read returns, its followers would see this (its leader stopped half-way).
+        flight.error = Late(f"the shared read of {key!r} was abandoned")
         try:
+            if ahead is not None:
+                ahead.done.wait(wait)  # bounded: a running read ends within its own timeouts
+            with self._lock:
+                del self._waiting[key]
+                self._running[key] = flight
             flight.value = read()
+            flight.error = None
             return flight.value
-        except BaseException as exc:
+        except Exception as exc:
             flight.error = exc
             raise
         finally:
             with self._lock:
+                if self._waiting.get(key) is flight:
+                    del self._waiting[key]
                 if self._running.get(key) is flight:
                     del self._running[key]
             flight.done.set()

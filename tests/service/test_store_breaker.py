@@ -107,6 +107,63 @@ def test_the_gate_admits_its_size_and_hands_a_freed_place_to_the_longest_waiter(
     assert order == ["first", "second"]
 
 
+class Stopped(BaseException):
+    """What a killed greenlet sees (gevent's GreenletExit is a BaseException too)."""
+
+
+def test_a_waiter_stopped_while_it_waits_leaves_no_place_behind(monkeypatch) -> None:
+    gate = Gate(1)
+    assert gate.enter(0)
+
+    class StoppedWhileWaiting(threading.Event):
+        def wait(self, timeout: float | None = None) -> bool:
+            raise Stopped
+
+    monkeypatch.setattr("service.guard.threading.Event", StoppedWhileWaiting)
+    with pytest.raises(Stopped):
+        gate.enter(5)
+    monkeypatch.undo()
+    assert gate.waiting == 0
+    gate.leave()
+    assert gate.enter(0), "the place went to a waiter that was gone"
+
+
+def test_a_shared_read_whose_leader_stopped_fails_its_followers_and_frees_the_key() -> None:
+    shared = Shared()
+    release_first, started_first = threading.Event(), threading.Event()
+    outcomes: dict[str, object] = {}
+
+    def first_read() -> int:
+        started_first.set()
+        release_first.wait(5)
+        return 1
+
+    def stopped_read() -> int:
+        raise Stopped
+
+    def ask(name: str, read) -> None:
+        try:
+            outcomes[name] = shared.run("k", read, 5)
+        except (Stopped, Late) as exc:
+            outcomes[name] = type(exc)
+
+    first = threading.Thread(target=ask, args=("first", first_read))
+    first.start()
+    started_first.wait(5)
+    # asked while the first read runs: the leader of the next read, and a caller sharing it
+    leader = threading.Thread(target=ask, args=("leader", stopped_read))
+    leader.start()
+    time.sleep(0.05)
+    follower = threading.Thread(target=ask, args=("follower", lambda: 99))
+    follower.start()
+    time.sleep(0.05)
+    release_first.set()
+    for t in (first, leader, follower):
+        t.join(5)
+    assert outcomes == {"first": 1, "leader": Stopped, "follower": Late}
+    assert shared.run("k", lambda: 3, 5) == 3, "the key must work again"
+
+
 def test_identical_reads_at_once_share_one_round_trip_begun_after_each_asked() -> None:
     shared = Shared()
     calls: list[int] = []
