@@ -64,11 +64,13 @@ def make_store(settings: Settings) -> Store:
     server or a cluster), else the in-process store (which has no replicas to wait for)."""
     if settings.redis_sentinels:
         return RedisStore.from_sentinels(settings.redis_sentinels, settings.sentinel_master,
-                                         settings.store_timeout, settings.replica_acks)
+                                         settings.store_timeout, settings.replica_acks, settings.redis_pool,
+                                         settings.breaker_seconds, settings.secret)
     if settings.redis_url:
         return RedisStore.from_url(settings.redis_url, settings.store_timeout, settings.redis_cluster,
-                                   settings.replica_acks)
-    return MemoryStore()
+                                   settings.replica_acks, settings.redis_pool, settings.breaker_seconds,
+                                   settings.secret)
+    return MemoryStore(secret=settings.secret)
 
 
 def catalogue_entries() -> list[dict[str, Any]]:

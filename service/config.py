@@ -62,6 +62,11 @@ class Settings:
     long_poll_max_seconds: float = 30.0  # CARDTABLE_LONG_POLL_MAX_SECONDS: a `?wait=` is cut to this
     bot_budget_ms: float = 50.0  # CARDTABLE_BOT_BUDGET_MS: CPU milliseconds per `strong` bot move
     bot_request_seconds: float = 0.25  # CARDTABLE_BOT_REQUEST_SECONDS: CPU seconds for all bot moves of a request
+    redis_pool: int = 32  # CARDTABLE_REDIS_POOL: store calls at once per worker; more wait their turn
+    breaker_seconds: float = 1.0  # CARDTABLE_BREAKER_SECONDS: store calls refused after the store failed to answer
+    #: CARDTABLE_SECRET: what keyed creates derive their game id and seat tokens from; None = one kept in
+    #: Redis (or, in process, one per process). Never shown (repr=False).
+    secret: str | None = field(default=None, repr=False)
 
     @property
     def replica_acks(self) -> int:
@@ -96,6 +101,20 @@ class Settings:
             "min_replica_acks": int(acks) if (acks := env.get("CARDTABLE_MIN_REPLICA_ACKS")) else None,
             "rate_limit": _off_or(env.get("CARDTABLE_RATE_LIMIT")),
             "trusted_proxies": int(env.get("CARDTABLE_TRUSTED_PROXIES") or 0),
+            "redis_pool": int(env.get("CARDTABLE_REDIS_POOL") or cls.redis_pool),
+            "breaker_seconds": float(env.get("CARDTABLE_BREAKER_SECONDS") or cls.breaker_seconds),
+            "secret": env.get("CARDTABLE_SECRET") or None,
         }
         values.update(overrides)
-        return cls(**values)  # type: ignore[arg-type]
+        settings = cls(**values)  # type: ignore[arg-type]
+        settings.check()
+        return settings
+
+    def check(self) -> None:
+        """Refuse, at startup, values that cannot work."""
+        if self.redis_pool < 1:
+            raise ValueError("CARDTABLE_REDIS_POOL must be at least 1")
+        if self.breaker_seconds < 0:
+            raise ValueError("CARDTABLE_BREAKER_SECONDS must not be negative")
+        if self.secret is not None and len(self.secret) < 16:
+            raise ValueError("CARDTABLE_SECRET must be at least 16 characters (32 random bytes, base64, is good)")

@@ -6,8 +6,6 @@ back with one compare-and-set. Nothing here knows any game's rules or names.
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import secrets
 import time
 from collections.abc import Iterator, Mapping
@@ -119,12 +117,26 @@ def _last_event_id(value: str) -> int:
     return int(value)
 
 
-def created_game_id(key: str) -> str:
-    """The game id a create with this Idempotency-Key gets: derived from the key, so that a
-    retry (even one racing the first request) lands on the same game and its stored answer,
-    and the idempotency record shares the game's hash slot."""
-    digest = hashlib.sha256(b"cardtable/create\0" + key.encode()).digest()
-    return base64.urlsafe_b64encode(digest[:16]).decode().rstrip("=")
+def caller() -> str:
+    """Who sent a create, for the scope of its Idempotency-Key: the client address, as the rate limit
+    sees it (X-Forwarded-For only behind CARDTABLE_TRUSTED_PROXIES)."""
+    return request.remote_addr or "unknown"
+
+
+def created_game_id(secret: bytes, key: str, who: str) -> str:
+    """The game id a create with this Idempotency-Key from this caller gets: derived from both and
+    the server secret, so that a retry (even one racing the first request) lands on the same game and
+    its stored answer, the idempotency record shares the game's hash slot, and the same key from
+    anyone else names another game: a key is worth nothing to anyone but its first caller, and
+    squatting one blocks only the squatter."""
+    return auth.derived(secret, "create", who, key, size=16)
+
+
+def seat_token(secret: bytes, key: str, game_id: str, seat: int, nonce: str) -> str:
+    """The token of ``seat`` in a game created with an Idempotency-Key: derived, so that the stored
+    answer keeps no token and a replay computes them again. The key is never stored (only the caller
+    holds it) and the nonce is new per game: neither the store nor the secret alone gives a token."""
+    return auth.derived(secret, "seat", game_id, str(seat), nonce, key)
 
 
 def _not_found() -> ApiError:
@@ -288,11 +300,15 @@ class _Game:
                            errors={"bots": bot_errors})
         key = idempotency_key()
         body_print = fingerprint(body)
-        game_id = secrets.token_urlsafe(12) if key is None else created_game_id(key)
-        if key is not None:
+        secret = b""
+        if key is None:
+            game_id = secrets.token_urlsafe(12)
+        else:
+            secret = rt.store.secret()
+            game_id = created_game_id(secret, key, caller())
             stored = rt.store.idempotent(game_id, "create")
             if stored is not None:
-                return self._created_again(stored, body_print)
+                return self._created_again(stored, body_print, secret, key)
         seed = body.get("seed") or secrets.token_hex(16)
         deck = body.get("deck")
         try:
@@ -300,7 +316,9 @@ class _Game:
         except InvalidOptions as exc:
             raise ApiError(422, "validation_error", "The game cannot be set up as asked.",
                            errors=_nested_errors(exc.errors)) from None
-        tokens = [None if i in bots else auth.new_token() for i in range(players)]
+        nonce = secrets.token_urlsafe(12)
+        tokens = [None if i in bots else auth.new_token() if key is None else seat_token(secret, key, game_id, i, nonce)
+                  for i in range(players)]
         record = {
             "schema": SCHEMA_VERSION,
             "format": engine.format,
@@ -325,22 +343,30 @@ class _Game:
             "seats": [{"seat": i, "token": t, "bot": t is None, "level": bots.get(i)} for i, t in enumerate(tokens)],
         }
         location = url_for(f"{engine.id}.view", game_id=game_id)
-        idem_value = None if key is None else dumps({"fingerprint": body_print, "created": created,
-                                                      "location": location})
+        # The stored answer keeps no token: the seats without theirs, and the nonce to derive them again.
+        idem_value = None if key is None else dumps({
+            "fingerprint": body_print, "nonce": nonce, "location": location,
+            "created": {**created, "seats": [{k: v for k, v in s.items() if k != "token"} for s in created["seats"]]},
+        })
         if not rt.store.create(game_id, dumps(record), entries, rt.game_ttl, "create" if key else None, idem_value):
             if key is None:
                 raise AssertionError("a fresh random game id was taken")  # 2**96 ids: a broken generator
             stored = rt.store.idempotent(game_id, "create")  # a concurrent retry won the race
             if stored is None:
                 raise ApiError(422, "idempotency_conflict", "This Idempotency-Key was already used.")
-            return self._created_again(stored, body_print)
+            return self._created_again(stored, body_print, secret, key)
         observability.game_created(engine.id, engine.result(state) is not None)
         return _json(created, 201, {"Location": location})
 
     @staticmethod
-    def _created_again(stored: bytes, body_print: str) -> Response:
+    def _created_again(stored: bytes, body_print: str, secret: bytes, key: str) -> Response:
+        """The first answer to a create again, its seat tokens derived anew (they are not stored)."""
         first = replayed(stored, body_print)
-        return _json(first["created"], 201, {"Location": first["location"], "Idempotent-Replayed": "true"})
+        created = first["created"]
+        seats = [{"seat": s["seat"],
+                  "token": None if s["bot"] else seat_token(secret, key, created["game_id"], s["seat"], first["nonce"]),
+                  "bot": s["bot"], "level": s["level"]} for s in created["seats"]]
+        return _json({**created, "seats": seats}, 201, {"Location": first["location"], "Idempotent-Replayed": "true"})
 
     def view(self, game_id: str) -> Response:
         wait = query_int("wait", 0, 0, LONG_POLL_MAX)
