@@ -111,6 +111,13 @@ class StenState(Schema):
     opening = fields.Boolean(required=True, metadata={"description": "the 7H holder has still to open"})
     failed_play_all = fields.Boolean(required=True,
                                      metadata={"description": "the mover failed a declaration this turn"})
+    play_all_wins = fields.List(fields.Boolean(), required=True, allow_none=True, metadata={
+        "description": "for the seat to move: one entry per play_all move in legal_moves, in that order, true when "
+                       "posting it now wins (judged under the game's options from the seat's own hand, the layout "
+                       "and the open remainder: nothing hidden); the first is true exactly when some declaration "
+                       "can win now. A listed move that would fail is still legal (it costs the stone). Null when "
+                       "the viewer may not declare now (not its turn, the opening, after a failed declaration this "
+                       "turn, the game over) and for a spectator"})
     turn = fields.Integer(required=True, metadata={"description": "completed turns"})
     ended = fields.Nested(StenEnded, required=True, allow_none=True,
                           metadata={"description": "null while the game runs; then its end as the table shows it"})

@@ -64,11 +64,13 @@ def make_store(settings: Settings) -> Store:
     server or a cluster), else the in-process store (which has no replicas to wait for)."""
     if settings.redis_sentinels:
         return RedisStore.from_sentinels(settings.redis_sentinels, settings.sentinel_master,
-                                         settings.store_timeout, settings.replica_acks)
+                                         settings.store_timeout, settings.replica_acks, settings.redis_pool,
+                                         settings.breaker_seconds, settings.secret)
     if settings.redis_url:
         return RedisStore.from_url(settings.redis_url, settings.store_timeout, settings.redis_cluster,
-                                   settings.replica_acks)
-    return MemoryStore()
+                                   settings.replica_acks, settings.redis_pool, settings.breaker_seconds,
+                                   settings.secret)
+    return MemoryStore(secret=settings.secret)
 
 
 def catalogue_entries() -> list[dict[str, Any]]:
@@ -115,6 +117,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         game_ttl=settings.game_ttl,
         stream_keepalive=settings.stream_keepalive,
         stream_max_seconds=settings.stream_max_seconds,
+        stream_max_entries=max(1, settings.stream_max_entries),
+        max_log_entries=settings.max_log_entries,
         long_poll_max_seconds=settings.long_poll_max_seconds,
         bot_policy=BotPolicy(settings.bot_budget_ms, settings.bot_request_seconds),
     )

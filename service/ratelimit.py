@@ -23,8 +23,9 @@ it from X-Forwarded-For; with 0 (the default) that header is ignored, as anyone 
 
 ``/healthz``, ``/readyz`` and ``/metrics`` are never limited: probes and scrapers must see the
 truth. When the store cannot be reached the limiter fails open (the request goes on, and
-answers 503 itself if it needs the store) and stays out of the way for a second, so that an
-outage costs no extra timeout per request.
+answers 503 itself if it needs the store). Its count goes through the store's pool and circuit
+breaker (``service.guard``): while the breaker is not closed the limiter does not ask the store
+at all (nor probes it), so a request that does not need the store never waits for a hung one.
 """
 
 from __future__ import annotations
@@ -36,19 +37,16 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from flask import Flask, Response, current_app, g, request
 
 from service import auth
 from service.errors import ApiError, problem
-from service.store import Store
+from service.store import RedisStore, Store, StoreUnavailable
 
 log = logging.getLogger("cardtable")
 
 EXEMPT = frozenset({"/healthz", "/readyz", "/metrics"})
-#: After the store failed, the limiter is skipped for this many seconds (fail open).
-FAIL_OPEN_SECONDS = 1.0
 _UNITS = {"s": 1.0, "sec": 1.0, "second": 1.0, "m": 60.0, "min": 60.0, "minute": 60.0, "h": 3600.0, "hour": 3600.0,
           "d": 86400.0, "day": 86400.0}
 _RATE = re.compile(r"^\s*(\d+)\s*/\s*(\d*)\s*([a-z]+)\s*$")
@@ -98,13 +96,15 @@ def rate_key(who: str) -> str:
 
 
 class RedisCounter:
-    """Counts in the store's Redis (a server, a Sentinel-managed primary or a cluster)."""
+    """Counts in the store's Redis (a server, a Sentinel-managed primary or a cluster), through the
+    store's pool and breaker; never as the breaker's probe."""
 
-    def __init__(self, client: Any) -> None:
-        self._hit = client.register_script(_HIT)
+    def __init__(self, store: RedisStore) -> None:
+        self._store = store
+        self._hit = store.client.register_script(_HIT)
 
     def hit(self, who: str, window_ms: int) -> tuple[int, int]:
-        count, left = self._hit(keys=[f"{rate_key(who)}:{window_ms}"], args=[window_ms])
+        count, left = self._store.script(self._hit, [f"{rate_key(who)}:{window_ms}"], [window_ms], probe=False)
         return int(count), int(left)
 
 
@@ -139,21 +139,16 @@ class RateLimiter:
         self.counter = counter
         self.errors = errors
         self._windows_ms = [max(1, int(rate.window * 1000)) for rate in self.rates]
-        self._open_until = 0.0  # fail open until then (monotonic)
 
     def check(self, who: str) -> int | None:
-        if time.monotonic() < self._open_until:
-            return None
         wait = None
         try:
             for rate, window_ms in zip(self.rates, self._windows_ms, strict=True):
                 count, left_ms = self.counter.hit(who, window_ms)
                 if count > rate.limit:
                     wait = max(wait or 0, math.ceil(left_ms / 1000), 1)
-        except self.errors as exc:
-            self._open_until = time.monotonic() + FAIL_OPEN_SECONDS
-            log.warning("rate limiter off for %.0f s, the store failed: %s", FAIL_OPEN_SECONDS, exc)
-            return None
+        except self.errors:
+            return None  # fail open: the store's breaker logs the outage and keeps later calls fast
         return wait
 
     def describe(self, what: str) -> str:
@@ -218,12 +213,9 @@ def install(app: Flask, rate_text: str | None, store: Store, trusted_proxies: in
         from werkzeug.middleware.proxy_fix import ProxyFix
 
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=trusted_proxies)  # type: ignore[method-assign]
-    client = getattr(store, "client", None)
-    if client is not None:
-        import redis
-
-        counter: RedisCounter | MemoryCounter = RedisCounter(client)
-        errors: tuple[type[BaseException], ...] = (redis.exceptions.RedisError,)
+    if isinstance(store, RedisStore):
+        counter: RedisCounter | MemoryCounter = RedisCounter(store)
+        errors: tuple[type[BaseException], ...] = (StoreUnavailable,)
     else:
         counter, errors = MemoryCounter(), ()
     if create_text:

@@ -14,13 +14,13 @@ its keep-alives and entries go out; a long poll's lasts its wait and one interva
 whose client hung up gives its slots back at its next renewal, one interval later at the most.
 The in-process store counts in the process.
 
-When the store fails, slots are not counted for a second (fail open, as the rate limiter does):
-the request goes on, and answers 503 itself if it needs the store.
+Slots are counted through the store's pool and circuit breaker, never as its probe. When the store
+fails they are not counted (fail open, as the rate limiter does): the request goes on, and answers
+503 itself if it needs the store.
 """
 
 from __future__ import annotations
 
-import logging
 import math
 import secrets
 import select
@@ -35,12 +35,8 @@ from flask import Flask, current_app, g, request
 
 from service.errors import ApiError
 from service.ratelimit import SEAT, address
-from service.store import Store
+from service.store import RedisStore, Store, StoreUnavailable
 
-log = logging.getLogger("cardtable")
-
-#: After the store failed, slots are not counted for this many seconds (fail open).
-FAIL_OPEN_SECONDS = 1.0
 #: A stream's lease, in keep-alive intervals: one late renewal does not lose the slot.
 LEASE_INTERVALS = 3
 #: What ``Caps.call`` answers when the store failed.
@@ -66,6 +62,11 @@ if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KE
 return 1
 """
 
+# KEYS: the owner's slots. ARGV: slot id. The slot is given back.
+_DROP = """
+return redis.call('ZREM', KEYS[1], ARGV[1])
+"""
+
 
 def slots_key(owner: str) -> str:
     return f"cardtable:held:{{{owner}}}"
@@ -74,19 +75,20 @@ def slots_key(owner: str) -> str:
 class RedisSlots:
     """Slots in the store's Redis, shared by every worker and machine."""
 
-    def __init__(self, client: Any) -> None:
-        self._client = client
-        self._take = client.register_script(_TAKE)
-        self._renew = client.register_script(_RENEW)
+    def __init__(self, store: RedisStore) -> None:
+        self._store = store
+        self._take = store.client.register_script(_TAKE)
+        self._renew = store.client.register_script(_RENEW)
+        self._drop = store.client.register_script(_DROP)
 
     def take(self, owner: str, slot: str, cap: int, lease_ms: int) -> bool:
-        return bool(self._take(keys=[slots_key(owner)], args=[slot, cap, lease_ms]))
+        return bool(self._store.script(self._take, [slots_key(owner)], [slot, cap, lease_ms], probe=False))
 
     def renew(self, owner: str, slot: str, lease_ms: int) -> None:
-        self._renew(keys=[slots_key(owner)], args=[slot, lease_ms])
+        self._store.script(self._renew, [slots_key(owner)], [slot, lease_ms], probe=False)
 
     def drop(self, owner: str, slot: str) -> None:
-        self._client.zrem(slots_key(owner), slot)
+        self._store.script(self._drop, [slots_key(owner)], [slot], probe=False)
 
 
 class MemorySlots:
@@ -166,17 +168,12 @@ class Caps:
         self.per_seat, self.per_address = per_seat, per_address
         self.interval = interval  # seconds between a stream's renewals (its keep-alive interval)
         self.slots, self.errors = slots, errors
-        self._open_until = 0.0  # fail open until then (monotonic)
 
     def call(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """``fn(*args)``; ``FAILED`` when the store fails (then for a second nothing is counted)."""
-        if time.monotonic() < self._open_until:
-            return FAILED
+        """``fn(*args)``; ``FAILED`` when the store fails (its breaker logs an outage)."""
         try:
             return fn(*args)
-        except self.errors as exc:
-            self._open_until = time.monotonic() + FAIL_OPEN_SECONDS
-            log.warning("stream slots not counted for %.0f s, the store failed: %s", FAIL_OPEN_SECONDS, exc)
+        except self.errors:
             return FAILED
 
     def take(self, seat: str | None, addr: str, lease: float) -> Held:
@@ -272,11 +269,8 @@ def install(app: Flask, store: Store, per_seat: int, per_address: int, interval:
     """Count streams and long polls per seat and per address when either cap is set."""
     if per_seat <= 0 and per_address <= 0:
         return None
-    client = getattr(store, "client", None)
-    if client is not None:
-        import redis
-
-        caps = Caps(per_seat, per_address, interval, RedisSlots(client), (redis.exceptions.RedisError,))
+    if isinstance(store, RedisStore):
+        caps = Caps(per_seat, per_address, interval, RedisSlots(store), (StoreUnavailable,))
     else:
         caps = Caps(per_seat, per_address, interval, MemorySlots(), ())
     app.extensions["cardtable.stream_caps"] = caps

@@ -7,7 +7,7 @@ from dataclasses import replace
 from engines.cards import SUITS, code, shuffled, sort_cards
 from engines.core import JSON, Move
 from engines.sten.moves import PlayAll
-from engines.sten.rules import ended_summary, judge_play_all, laid_before_mistake, layout_fits
+from engines.sten.rules import ended_summary, judge_play_all, judged_declarations, laid_before_mistake, layout_fits
 from engines.sten.state import OPENING_CARD, RANK_CODE, StenState
 
 
@@ -34,6 +34,12 @@ def view(state: StenState, seat: int | None) -> dict[str, JSON]:
     - ``opening`` (bool): the 7H holder has still to open the game (his only move is playing 7H).
     - ``failed_play_all`` (bool): the seat to move already failed a play-all declaration this
       turn and must now play a card or say "Stein" (option failed_play_all_ends_turn=false).
+    - ``play_all_wins`` (list[bool] | None): for the seat to move, one entry per ``play_all``
+      declaration that ``legal_moves`` lists, in that order: whether posting it now wins (section 6,
+      under the game's options). The first is true exactly when some declaration can win now. None
+      when the viewer may not declare now (not his turn, the opening, a failed declaration this
+      turn, the game is over) and for a spectator. Decided by the viewer's own hand, the layout and
+      the open remainder alone, so it reveals nothing hidden.
     - ``turn`` (int): number of completed turns.
     - ``ended`` (dict | None): None while the game runs; once it is over, the end as the table shows
       it (seeds/sten.md section 13, ``rules.ended_summary``): the hands left laid open, the dead
@@ -50,9 +56,18 @@ def view(state: StenState, seat: int | None) -> dict[str, JSON]:
         "stone_holder": state.stone,
         "opening": state.opening,
         "failed_play_all": state.failed_play_all,
+        "play_all_wins": _play_all_wins(state, seat),
         "turn": state.turn,
         "ended": ended_summary(state) if state.over else None,
     }
+
+
+def _play_all_wins(state: StenState, seat: int | None) -> list[bool] | None:
+    """The view's ``play_all_wins``: computed only for the seat that may declare now (the
+    conditions under which ``rules.legal_moves`` lists declarations), so other views cost nothing."""
+    if seat is None or seat != state.current or state.over or state.opening or state.failed_play_all:
+        return None
+    return [wins for _, wins in judged_declarations(state, seat)]
 
 
 def _suit_view(state: StenState, i: int, suit: str, fitting: tuple[str, ...]) -> dict[str, JSON]:

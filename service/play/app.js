@@ -257,6 +257,8 @@ class TableController {
     this.groups = [];
     /** @type {Target | null} */
     this.target = null;
+    /** @type {{move: Record<string, unknown>, question: string, yes: string} | null} a listed move waiting for "yes" */
+    this.asking = null;
     this.logVersion = 0;
     /** @type {{version: number, who: string, move: string, events: string[]}[]} */
     this.history = [];
@@ -351,7 +353,7 @@ class TableController {
     this.view = view;
     this.etag = etag;
     const handChanged = !old || JSON.stringify(old.state.hand) !== JSON.stringify(view.state.hand);
-    if (handChanged || (old && old.version !== view.version)) { this.sel = []; this.groups = []; this.target = null; }
+    if (handChanged || (old && old.version !== view.version)) { this.sel = []; this.groups = []; this.target = null; this.asking = null; }
     const turn = view.status === "finished" ? "over" : view.to_move.join(",");
     if (turn !== this.lastTurn) {
       this.lastTurn = turn;
@@ -506,9 +508,16 @@ class TableController {
     const rest = sel.length ? withCards.filter((m) => !hasSel(m)) : [];
     const shown = matching.slice(0, SHOWN_MOVES);
     const more = [...matching.slice(SHOWN_MOVES), ...rest];
-    /** @param {Record<string, unknown>} m @param {number} i */
-    const button = (m, i) => h("button", { type: "button", class: "move", "data-move": JSON.stringify(m), "data-key": `move-${JSON.stringify(m)}`,
-      onclick: () => this.send(m) }, moveText(m, this.seatName));
+    /** @param {Record<string, unknown>} m */
+    const button = (m) => {
+      const note = this.ui.note ? this.ui.note(v, m) : null;
+      const confirm = note && note.confirm;
+      return h("button", { type: "button", class: "move" + (note ? ` ${note.tone}` : ""), "data-move": JSON.stringify(m),
+        "data-key": `move-${JSON.stringify(m)}`, "data-outlook": note ? note.tone : undefined,
+        onclick: () => (confirm ? this.ask(m, confirm) : this.send(m)) },
+        moveText(m, this.seatName), note ? h("span", { class: "note" }, note.text) : null);
+    };
+    const asking = this.asking;
     const composed = this.ui.compose(v, sel, this.groups, this.target);
     const groupsOn = this.ui.groups && sel.length > 0;
     const canCompose = moves.some((m) => this.ui.composite.includes(String(m.type)));
@@ -517,6 +526,13 @@ class TableController {
       plain.length ? h("div", { class: "plain" }, plain.map(button)) : null,
       shown.length ? h("div", { class: "list" }, sel.length ? h("p", { class: "muted" }, "Moves with the selected cards:") : null, shown.map(button)) : null,
       more.length ? h("details", { class: "more" }, h("summary", null, `More moves (${more.length})`), h("div", { class: "list" }, more.map(button))) : null,
+      asking ? h("div", { class: "confirm", role: "alertdialog", "aria-labelledby": "confirm-question", "data-confirm": JSON.stringify(asking.move) },
+        h("p", { id: "confirm-question" }, asking.question),
+        h("div", { class: "plain" },
+          h("button", { type: "button", class: "danger", "data-action": "confirm", "data-key": "confirm",
+            onclick: () => { this.asking = null; void this.send(asking.move); } }, asking.yes),
+          h("button", { type: "button", "data-action": "cancel", "data-key": "cancel",
+            onclick: () => { this.asking = null; this.draw(); } }, "Cancel"))) : null,
       canCompose && h("div", { class: "compose", "aria-labelledby": "compose-title" },
         h("h4", { id: "compose-title" }, "Compose a move"),
         h("p", { class: "muted" }, this.ui.hint),
@@ -571,6 +587,19 @@ class TableController {
       return;
     }
     await this.send(move);
+  }
+
+  /**
+   * A listed move the view says will go badly: show the question, with focus on "yes", before sending it.
+   * @param {Record<string, unknown>} move @param {{question: string, yes: string}} confirm
+   */
+  ask(move, confirm) {
+    if (!this.view || this.busy) return;
+    this.asking = { move, ...confirm };
+    this.draw();
+    const yes = main.querySelector('[data-action="confirm"]');
+    if (yes instanceof HTMLElement) yes.focus();
+    announce(confirm.question);
   }
 
   /** @param {Record<string, unknown>} move */

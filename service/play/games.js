@@ -19,6 +19,11 @@ import { h } from "./dom.js";
  * @typedef {{count: number | null, score: string | null, extra?: string}} SeatInfo
  * @typedef {{label: string, move: Record<string, unknown>}} Composed
  * @typedef {{
+ *   text: string,
+ *   tone: "good" | "warn",
+ *   confirm: {question: string, yes: string} | null,
+ * }} MoveNote what the view says a listed move will do; with `confirm`, the table asks before sending it
+ * @typedef {{
  *   seats: (v: any) => SeatInfo[],
  *   table: (v: any, ctx: Ctx) => HTMLElement,
  *   summary: (v: any, ctx: Ctx) => {key: string, title: string, body: HTMLElement} | null,
@@ -26,6 +31,7 @@ import { h } from "./dom.js";
  *   groups: boolean,
  *   hint: string,
  *   composite: string[],
+ *   note?: (v: any, m: Record<string, unknown>) => MoveNote | null,
  * }} GameUI
  */
 
@@ -96,6 +102,20 @@ const sten = {
   compose(/** @type {S["StenView"]} */ v, sel) {
     if (!kinds(v).has("play_all") || !sel.length) return [];
     return [{ label: `Play all ${sel.length} selected, in this order`, move: { type: "play_all", cards: sel } }];
+  },
+  // The view's play_all_wins has one entry per listed declaration, in the listed order: whether posting it
+  // now wins. A losing one is still legal (it costs the stone), so the table asks before sending it.
+  note(/** @type {S["StenView"]} */ v, m) {
+    const outlook = v.state.play_all_wins;
+    if (m.type !== "play_all" || !outlook) return null;
+    const key = JSON.stringify(m);
+    const at = v.legal_moves.filter((x) => x.type === "play_all").findIndex((x) => JSON.stringify(x) === key);
+    const wins = outlook[at];
+    if (wins === undefined) return null;
+    if (wins) return { text: "wins now: your whole hand goes down", tone: "good", confirm: null };
+    return { text: "would fail: these cards cannot all be laid now", tone: "warn", confirm: {
+      question: "This declaration fails: its cards cannot all be laid on the layout this turn. Your cards come back and you take the stone. Declare anyway?",
+      yes: "Declare anyway, take the stone" } };
   },
 };
 

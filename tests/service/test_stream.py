@@ -1,4 +1,4 @@
-"""Live updates (API.md "Live updates"): the event stream and long polling, on real Redis and
+"""Live updates: the event stream and long polling, on real Redis and
 gunicorn's gevent workers, and on the in-process store of ``cardtable serve``."""
 
 from __future__ import annotations
