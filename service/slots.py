@@ -156,7 +156,9 @@ def hung_up(sock: Any) -> bool:
     try:
         readable, _, _ = select.select([sock], [], [], 0)
         return bool(readable) and sock.recv(1, socket.MSG_PEEK) == b""
-    except (OSError, ValueError):
+    except ValueError:  # a descriptor plain select() cannot watch (over 1024, without gevent): no answer
+        return False
+    except OSError:  # reset or closed
         return True
 
 

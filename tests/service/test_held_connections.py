@@ -19,6 +19,9 @@ from collections.abc import Iterator
 
 import pytest
 
+from service.app import create_app
+from service.config import Settings
+from service.store import MemoryStore
 from tests.http import Client, Reply
 from tests.servers import gunicorn
 from tests.sse import EventStream
@@ -239,3 +242,21 @@ def test_slots_of_a_killed_worker_come_free_when_their_leases_end(redis_server) 
         assert time.monotonic() - killed <= keepalive * 3 + 10, "the slots outlived their leases"
         for stream in streams:
             stream.close()
+
+
+def test_the_in_process_store_counts_streams_in_the_process() -> None:
+    """``cardtable serve`` without Redis: the same caps, counted in the one process."""
+    app = create_app(Settings(streams_per_seat=2, streams_per_address=0, request_log=False), store=MemoryStore())
+    client = app.test_client()
+    created = client.post("/v1/sten/games", json={"players": 2}).json
+    path = f"/v1/sten/games/{created['game_id']}/events"
+    auth = {"Authorization": f"Bearer {created['seats'][0]['token']}"}
+    streams = [client.get(path, headers=auth, buffered=False) for _ in range(2)]
+    assert [s.status_code for s in streams] == [200, 200]
+    refused = client.get(path, headers=auth, buffered=False)
+    assert refused.status_code == 429 and refused.json["code"] == "too_many_streams"
+    streams.pop().close()  # a closed stream gives its slot back at once
+    again = client.get(path, headers=auth, buffered=False)
+    assert again.status_code == 200
+    for stream in (*streams, again, refused):
+        stream.close()
