@@ -21,6 +21,9 @@ from typing import Any
 
 import pytest
 
+from engines import REGISTRY
+from tests.deploy.dockerignore import DockerIgnore, go_clean
+
 yaml = pytest.importorskip("yaml")
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,6 +55,50 @@ def dockerfile() -> list[tuple[str, str]]:
             instr, _, args = line.partition(" ")
             out.append((instr.upper(), args.strip()))
     return out
+
+
+def copies() -> list[tuple[list[str], str]]:
+    """(sources, destination) of each COPY from the build context (not ``--from`` another stage),
+    the sources cleaned as the engine cleans them; the destination as written."""
+    out = []
+    for instr, args in dockerfile():
+        if instr not in ("COPY", "ADD"):
+            continue
+        words = json.loads(args) if args.startswith("[") else shlex.split(args)
+        flags = [w for w in words if w.startswith("--")]
+        if any(f.startswith("--from") for f in flags):
+            continue
+        *sources, dest = [w for w in words if not w.startswith("--")]
+        out.append(([go_clean(s).lstrip("/") or "." for s in sources], dest))
+    return out
+
+
+def tracked_files() -> list[str]:
+    """The repository's files (a build from a clean checkout sees exactly these)."""
+    try:
+        listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True, timeout=30)
+    except (OSError, subprocess.CalledProcessError):
+        pytest.skip("not a git checkout")
+    return [f for f in listed.stdout.decode().split("\0") if f and (ROOT / f).is_file()]
+
+
+def image_path(file: str) -> str | None:
+    """Where the Dockerfile's COPYs put a file of the context in the image, or None."""
+    workdir = "/"
+    placed = None
+    for instr, args in dockerfile():
+        if instr == "WORKDIR":
+            workdir = os.path.join(workdir, args)
+    for sources, dest in copies():
+        target = dest if dest.startswith("/") else os.path.join(workdir, dest)
+        for source in sources:
+            if file == source:  # a file: into a directory (a trailing "/" or several sources), or renamed
+                placed = os.path.join(target, os.path.basename(file)) if dest.endswith("/") or len(sources) > 1 \
+                    else target
+            elif DockerIgnore([source]).excluded(file):  # a directory: its contents go into the target
+                placed = os.path.join(target, os.path.relpath(file, source) if "*" not in source else
+                                      os.path.basename(file))
+    return os.path.normpath(placed) if placed else None
 
 
 def known_settings() -> set[str]:
@@ -147,11 +194,42 @@ def test_dockerfile_runs_gunicorn_with_the_deploy_config_as_non_root() -> None:
     assert user.split(":")[0] not in ("root", "0")
     assert ("EXPOSE", "8000") in instructions
     assert any(instr == "RUN" and "pip install ." in args for instr, args in instructions)
-    for instr, args in instructions:
-        if instr == "COPY":
-            *sources, _ = shlex.split(args)
-            for source in sources:
-                assert (ROOT / source).exists(), f"COPY {source}: not in the build context"
+
+
+def test_every_copy_source_survives_the_dockerignore() -> None:
+    """A COPY of something .dockerignore leaves out stops the build (the context lacks it), and a
+    file left out of a copied directory is silently missing from the image."""
+    ignore = DockerIgnore.read(ROOT / ".dockerignore")
+    files = tracked_files()
+    sources = [source for sources, _ in copies() for source in sources]
+    assert sources
+    for source in sources:
+        covered = [f for f in files if DockerIgnore([source]).excluded(f)]  # the source or files under it
+        assert covered, f"COPY {source}: no such file in the repository"
+        left_out = [f for f in covered if ignore.excluded(f)]
+        assert not left_out, f"COPY {source}: .dockerignore leaves out {left_out[:5]}"
+
+
+def test_the_files_the_image_serves_are_in_the_context_and_where_the_app_reads_them() -> None:
+    """The web table (installed with the package), each game's rules page (read from seeds/ in the
+    working directory) and the gunicorn config the CMD names."""
+    ignore = DockerIgnore.read(ROOT / ".dockerignore")
+    files = set(tracked_files())
+    play = sorted(f for f in files if f.startswith("service/play/"))
+    rules = [f"seeds/{game}.md" for game in REGISTRY]
+    config = GUNICORN_CMD[2]
+    workdir = [args for instr, args in dockerfile() if instr == "WORKDIR"][-1]
+    assert "index.html" in {Path(f).name for f in play}
+    for file in [*play, *rules, config]:
+        assert file in files, f"{file} is not in the repository"
+        assert not ignore.excluded(file), f"{file}: left out of the build context by .dockerignore"
+        assert image_path(file), f"{file}: no COPY puts it in the image"
+    for rule in rules:  # service/web.py reads the rules from ./seeds, the image's working directory
+        assert image_path(rule) == os.path.join(workdir, rule)
+    assert image_path(config) == os.path.join(workdir, config)  # the CMD's relative path
+    assert image_path("service/play/index.html") == os.path.join(workdir, "service/play/index.html")
+    package_data = (ROOT / "pyproject.toml").read_text()
+    assert re.search(r'^service = \["play/\*"\]', package_data, re.M), "pip install . must install service/play"
 
 
 def test_dockerfile_healthcheck_is_a_python_call_of_healthz() -> None:
