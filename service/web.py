@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import stat
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -52,12 +53,17 @@ class Hashes:
         self._known: dict[str, tuple[tuple[int, int], str]] = {}
 
     def of(self, name: str) -> str | None:
+        """The hash of the file ``name`` of the folder itself (no subfolder), None for anything else."""
+        if "/" in name:
+            return None
         path = self.folder / name
         try:
-            stat = path.stat()
-        except OSError:
+            info = path.stat()
+        except (OSError, ValueError):  # a name too long, a NUL byte
             return None
-        key = (stat.st_mtime_ns, stat.st_size)
+        if not stat.S_ISREG(info.st_mode):  # "." and ".." are names in the folder too
+            return None
+        key = (info.st_mtime_ns, info.st_size)
         known = self._known.get(name)
         if known is None or known[0] != key:
             known = self._known[name] = (key, hashlib.sha256(path.read_bytes()).hexdigest()[:16])
@@ -109,7 +115,7 @@ def make_web_blueprint() -> Blueprint:
 
     @blp.get("/play/<path:name>")
     def play_file(name: str) -> Response:
-        current = PLAY_HASHES.of(name) if "/" not in name else None  # the folder has no subfolders
+        current = PLAY_HASHES.of(name)
         # the content hash is the ETag too: the same in every pod, whatever the files' times
         return _static(PLAY_DIR, name, immutable=current is not None and request.args.get("v") == current,
                        etag=current or True)
@@ -135,7 +141,7 @@ def _redirect(path: str) -> Response:
 def _static(folder: Path, name: str, immutable: bool = False, etag: str | bool = True) -> Response:
     """A file of ``folder`` (never outside it: send_from_directory refuses ``..``), 404 otherwise;
     kept a year when ``immutable`` (asked for by its content hash), else revalidated."""
-    if name.endswith((".map", ".j2")) or not (folder / name).is_file():
+    if name.endswith((".map", ".j2")) or not _is_file(folder / name):
         abort(404)
     mimetype = "text/javascript" if name.endswith(".js") else None
     if immutable:
@@ -144,6 +150,15 @@ def _static(folder: Path, name: str, immutable: bool = False, etag: str | bool =
         response.headers["X-Content-Type-Options"] = "nosniff"
         return response
     return _revalidated(send_from_directory(folder, name, mimetype=mimetype, etag=etag))
+
+
+def _is_file(path: Path) -> bool:
+    """A regular file; False too for a name the system refuses (too long, a NUL byte), which
+    Path.is_file raises on."""
+    try:
+        return stat.S_ISREG(path.stat().st_mode)
+    except (OSError, ValueError):
+        return False
 
 
 def _revalidated(response: Response) -> Response:

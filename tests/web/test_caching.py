@@ -83,7 +83,14 @@ def test_a_file_asked_for_by_its_current_hash_is_kept_a_year_and_any_other_is_re
     stale = get(client, "/play/games.js?v=0123456789abcdef")
     assert stale.status_code == 200 and stale.headers["Cache-Control"] == "no-cache"
     assert stale.data == kept.data
-    assert get(client, f"/play/missing.js?v={current}").status_code == 404
+    for path in (f"/play/missing.js?v={current}", "/play/.", "/play/%2e%2e", f"/play/..?v={current}"):
+        assert get(client, path).status_code == 404, path
+
+
+@pytest.mark.parametrize("name", ["%00", "app.js%00.css", "x" * 5000])
+def test_a_name_the_file_system_refuses_is_404_not_500(client: FlaskClient, name: str) -> None:
+    for prefix in ("/play/", "/docs/static/"):
+        assert get(client, prefix + name).status_code == 404, prefix + name[:20]
 
 
 def test_a_changed_file_gets_a_new_hash_at_once(tmp_path: Path) -> None:
