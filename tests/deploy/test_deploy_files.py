@@ -61,18 +61,22 @@ def dockerfile() -> list[tuple[str, str]]:
 
 
 def copies() -> list[tuple[list[str], str]]:
-    """(sources, destination) of each COPY from the build context (not ``--from`` another stage),
-    the sources cleaned as the engine cleans them; the destination as written."""
+    """(sources, destination) of each COPY or ADD from the build context (not ``--from`` another
+    stage), in order: the sources cleaned as the engine cleans them, the destination made absolute
+    with the WORKDIR in force."""
     out = []
+    workdir = "/"
     for instr, args in dockerfile():
+        if instr == "WORKDIR":
+            workdir = os.path.join(workdir, args)
         if instr not in ("COPY", "ADD"):
             continue
         words = json.loads(args) if args.startswith("[") else shlex.split(args)
-        flags = [w for w in words if w.startswith("--")]
-        if any(f.startswith("--from") for f in flags):
+        if any(w.startswith("--from") for w in words):
             continue
         *sources, dest = [w for w in words if not w.startswith("--")]
-        out.append(([go_clean(s).lstrip("/") or "." for s in sources], dest))
+        target = os.path.join(workdir, dest) + ("/" if dest.endswith("/") else "")
+        out.append(([go_clean(s).lstrip("/") or "." for s in sources], target))
     return out
 
 
@@ -86,21 +90,16 @@ def tracked_files() -> list[str]:
 
 
 def image_path(file: str) -> str | None:
-    """Where the Dockerfile's COPYs put a file of the context in the image, or None."""
-    workdir = "/"
+    """Where the Dockerfile's COPYs put a file of the build context in the image, or None."""
     placed = None
-    for instr, args in dockerfile():
-        if instr == "WORKDIR":
-            workdir = os.path.join(workdir, args)
-    for sources, dest in copies():
-        target = dest if dest.startswith("/") else os.path.join(workdir, dest)
+    for sources, target in copies():
         for source in sources:
             if file == source:  # a file: into a directory (a trailing "/" or several sources), or renamed
-                placed = os.path.join(target, os.path.basename(file)) if dest.endswith("/") or len(sources) > 1 \
-                    else target
-            elif DockerIgnore([source]).excluded(file):  # a directory: its contents go into the target
-                placed = os.path.join(target, os.path.relpath(file, source) if "*" not in source else
-                                      os.path.basename(file))
+                into_dir = target.endswith("/") or len(sources) > 1
+                placed = os.path.join(target, os.path.basename(file)) if into_dir else target
+            elif DockerIgnore([source]).excluded(file):  # under a directory: its contents go into the target
+                placed = os.path.join(target, os.path.basename(file) if "*" in source else
+                                      os.path.relpath(file, source))
     return os.path.normpath(placed) if placed else None
 
 
@@ -260,7 +259,7 @@ def test_the_files_the_image_serves_are_in_the_context_and_where_the_app_reads_t
     for rule in rules:  # service/web.py reads the rules from ./seeds, the image's working directory
         assert image_path(rule) == os.path.join(workdir, rule)
     assert image_path(config) == os.path.join(workdir, config)  # the CMD's relative path
-    assert image_path("service/play/index.html") == os.path.join(workdir, "service/play/index.html")
+    # service/ is copied before `pip install .`, which installs the web table with the package
     package_data = (ROOT / "pyproject.toml").read_text()
     assert re.search(r'^service = \["play/\*"\]', package_data, re.M), "pip install . must install service/play"
 
