@@ -87,8 +87,8 @@ def archive_metrics(folder, pid):
     go back), each in files of its own: with workers recycled every max_requests they would pile up
     without end in the in-memory /tmp, and every scrape would read them all. Folded, the folder holds
     the live workers' files and three archives, whatever the number of workers that came and went.
-    A scrape in the instant between the archive's write and the file's removal counts the worker
-    twice, once.
+    A scrape that falls between the archive's write and the file's removal (an instant) sees that
+    worker's counts twice, that once.
     """
     from prometheus_client.mmap_dict import MmapedDict
 

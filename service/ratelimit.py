@@ -11,12 +11,14 @@ The address is ``request.remote_addr``: behind a proxy every client would share 
 so CARDTABLE_TRUSTED_PROXIES (the number of proxies in front) makes werkzeug's ProxyFix take
 it from X-Forwarded-For; with 0 (the default) that header is ignored, as anyone can forge it.
 
-Not counted: ``/healthz``, ``/readyz`` and ``/metrics`` (probes and scrapers must see the truth);
-the web table and the docs (``/play``, ``/play/...``, ``/docs``, ``/docs/...``, ``/openapi.json``:
-static files, of which one page load fetches a dozen, none of them touching a game, and the
-``/favicon.ico`` a browser asks for on its own beside /docs: a 404); and CORS
-preflights (``OPTIONS`` with ``Access-Control-Request-Method``: the browser asking leave for the
-call that follows, which is counted).
+Not counted:
+
+- ``/healthz``, ``/readyz`` and ``/metrics``: probes and scrapers must see the truth;
+- the web table and the docs (``/play``, ``/play/...``, ``/docs``, ``/docs/...``,
+  ``/openapi.json``): static files, a dozen per page load, none of them touching a game; and
+  ``/favicon.ico``, which browsers ask for on their own (a 404);
+- CORS preflights (``OPTIONS`` with ``Access-Control-Request-Method``): the browser asking leave
+  for the call that follows, which is counted.
 
 When the store cannot be reached the limiter fails open (the request goes on, and answers 503
 itself if it needs the store) and stays out of the way for a second, so that an outage costs no
