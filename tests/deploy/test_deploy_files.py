@@ -479,8 +479,9 @@ def test_a_running_server_answers_on_its_own_socket_and_removes_its_directory(tm
 
 
 ARCHIVE_PROBE = textwrap.dedent("""
-    import os, runpy, shutil, sys, types
+    import atexit, os, runpy, shutil, sys, types
     ns = runpy.run_path(sys.argv[1])  # sets PROMETHEUS_MULTIPROC_DIR (in the environment) when unset
+    atexit.register(shutil.rmtree, ns["_run_dir"], True)  # the server's directory, whatever happens
     folder = os.environ["PROMETHEUS_MULTIPROC_DIR"]
     os.makedirs(folder)
 
@@ -512,7 +513,6 @@ ARCHIVE_PROBE = textwrap.dedent("""
     assert ("probe_requests_total", (("status", "200"),), 3.0) in before
     worker(4)  # a later worker adds to what the archives hold
     assert ("probe_requests_total", (("status", "200"),), 7.0) in scrape()
-    shutil.rmtree(ns["_run_dir"])
     print("ok")
 """)
 
