@@ -38,6 +38,18 @@ class _SafeJSON(DefaultJSONProvider):
         return orjson.loads(s)
 
 
+class _App(Flask):
+    """Flask, answering a plain ``OPTIONS`` with 204 and its ``Allow`` header: no body, so no
+    HTML-typed empty page (a CORS preflight is answered by ``service.cors`` before this)."""
+
+    def make_default_options_response(self) -> Response:
+        response = super().make_default_options_response()
+        response.status_code = 204
+        response.set_data(b"")
+        del response.headers["Content-Type"]
+        return response
+
+
 class _Api(Api):
     """flask-smorest's Api with problem+json as the documented error of every status."""
 
@@ -93,7 +105,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     """Build the app from ``settings`` (default: the environment) and ``store``
     (default: Redis when REDIS_URL is set, else the in-process store)."""
     settings = settings or Settings.from_env()
-    app = Flask("cardtable")
+    app = _App("cardtable")
     app.json = _SafeJSON(app)
     app.config.update(
         MAX_CONTENT_LENGTH=settings.max_body,

@@ -21,11 +21,19 @@ The address is ``request.remote_addr``: behind a proxy every client would share 
 so CARDTABLE_TRUSTED_PROXIES (the number of proxies in front) makes werkzeug's ProxyFix take
 it from X-Forwarded-For; with 0 (the default) that header is ignored, as anyone can forge it.
 
-``/healthz``, ``/readyz`` and ``/metrics`` are never limited: probes and scrapers must see the
-truth. When the store cannot be reached the limiter fails open (the request goes on, and
-answers 503 itself if it needs the store). Its count goes through the store's pool and circuit
-breaker (``service.guard``): while the breaker is not closed the limiter does not ask the store
-at all (nor probes it), so a request that does not need the store never waits for a hung one.
+Not counted:
+
+- ``/healthz``, ``/readyz`` and ``/metrics``: probes and scrapers must see the truth;
+- the web table and the docs (``/play``, ``/play/...``, ``/docs``, ``/docs/...``,
+  ``/openapi.json``): static files, a dozen per page load, none of them touching a game; and
+  ``/favicon.ico``, which browsers ask for on their own (a 404);
+- CORS preflights (``OPTIONS`` with ``Access-Control-Request-Method``): the browser asking leave
+  for the call that follows, which is counted.
+
+When the store cannot be reached the limiter fails open (the request goes on, and answers 503
+itself if it needs the store). Its count goes through the store's pool and circuit breaker
+(``service.guard``): while the breaker is not closed the limiter does not ask the store at all
+(nor probes it), so a request that does not need the store never waits for a hung one.
 """
 
 from __future__ import annotations
@@ -46,7 +54,8 @@ from service.store import RedisStore, Store, StoreUnavailable
 
 log = logging.getLogger("cardtable")
 
-EXEMPT = frozenset({"/healthz", "/readyz", "/metrics"})
+EXEMPT = frozenset({"/healthz", "/readyz", "/metrics", "/play", "/docs", "/openapi.json", "/favicon.ico"})
+EXEMPT_PREFIXES = ("/play/", "/docs/")
 _UNITS = {"s": 1.0, "sec": 1.0, "second": 1.0, "m": 60.0, "min": 60.0, "minute": 60.0, "h": 3600.0, "hour": 3600.0,
           "d": 86400.0, "day": 86400.0}
 _RATE = re.compile(r"^\s*(\d+)\s*/\s*(\d*)\s*([a-z]+)\s*$")
@@ -156,6 +165,14 @@ class RateLimiter:
         return " or ".join(f"{rate.limit} {what} in {rate.window:g} s" for rate in self.rates)
 
 
+def exempt() -> bool:
+    """This request is not counted (see the module's docstring)."""
+    path = request.path
+    if path in EXEMPT or path.startswith(EXEMPT_PREFIXES):
+        return True
+    return request.method == "OPTIONS" and "Access-Control-Request-Method" in request.headers
+
+
 def address() -> str:
     """The bucket of the request's client address."""
     return "addr:" + (request.remote_addr or "unknown")
@@ -227,7 +244,7 @@ def install(app: Flask, rate_text: str | None, store: Store, trusted_proxies: in
 
     @app.before_request
     def _limit() -> Response | None:
-        if request.path in EXEMPT:
+        if exempt():
             return None
         if _on_game_route() and auth.bearer(request.headers.get("Authorization")):
             g.setdefault(_DEFERRED, True)  # counted once the handler has checked the token

@@ -122,6 +122,15 @@ def test_a_seat_view_stays_in_the_callers_cache_and_the_spectators_revalidates(c
 # --- metrics ---------------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("path", ["/v1/sten/games", "/v1/games", "/healthz"])
+def test_a_plain_options_request_answers_204_with_allow_and_no_body(client: FlaskClient, path: str) -> None:
+    """No HTML-typed empty page: an OPTIONS without CORS says only which methods the path takes."""
+    reply = client.open(path, method="OPTIONS")
+    assert reply.status_code == 204 and reply.data == b""
+    assert "Content-Type" not in reply.headers
+    assert "OPTIONS" in reply.headers["Allow"] and ("POST" in reply.headers["Allow"]) == (path == "/v1/sten/games")
+
+
 def test_metric_labels_come_from_closed_sets() -> None:
     assert observability.labels("GET", "/healthz", "200") == ("GET", "/healthz", "200")
     assert observability.labels("PROPFIND", None, "200") == ("other", "unmatched", "200")
