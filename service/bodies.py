@@ -19,6 +19,7 @@ import socket
 from typing import Any
 
 from flask import Flask, Response, request
+from werkzeug.exceptions import HTTPException
 
 from service.errors import problem
 
@@ -55,12 +56,19 @@ def install(app: Flask, seconds: float) -> None:
         timer = timeout(seconds)
         timer.start()
         try:
-            request.get_data(cache=True)  # kept for the handler; over CARDTABLE_MAX_BODY it raises 413
+            request.get_data(cache=True)  # kept for the handler
         except timeout as exc:
             if exc is not timer:
                 raise
             _shut_reading(request.environ)
             return problem(408, "request_timeout", f"The request body did not arrive within {seconds:g} s.")
+        except HTTPException:
+            raise  # werkzeug's own answers: 413 over CARDTABLE_MAX_BODY, 400 for a client gone mid-body
+        except Exception:  # noqa: BLE001 -- whatever the WSGI server raises for a body it cannot read
+            # gunicorn raises its parser's errors (a bad chunk size, a body cut short) from the input
+            # stream only when it is read: the client's fault, a 400, as ``games.load_body`` answers.
+            return problem(400, "bad_request", "The request body could not be read (a malformed chunked "
+                           "encoding or a body cut short).")
         finally:
             timer.close()
         return None
