@@ -71,11 +71,13 @@ def _read_until_closed(sock: socket.socket, limit: float) -> tuple[bytes, float]
 
 # --- reading a request ---------------------------------------------------------------------------
 
-def test_a_body_that_never_arrives_gets_408_and_the_connection_is_closed(url: str) -> None:
+@pytest.mark.parametrize("framing", ["Content-Length: 60000\r\n\r\n{\"move\":",
+                                     "Transfer-Encoding: chunked\r\n\r\n8\r\n{\"move\":\r\n"])
+def test_a_body_that_never_arrives_gets_408_and_the_connection_is_closed(url: str, framing: str) -> None:
     gid, tokens = _game(url)
     with _connect(url) as sock:
         sock.sendall(f"POST /v1/sten/games/{gid}/moves HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {tokens[0]}\r\n"
-                     "Content-Type: application/json\r\nContent-Length: 60000\r\n\r\n{\"move\":".encode())
+                     f"Content-Type: application/json\r\n{framing}".encode())
         data, took = _read_until_closed(sock, limit=10)
     head, _, body = data.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 408 "), head
