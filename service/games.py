@@ -421,7 +421,8 @@ class _Game:
         bell = rt.store.hub.subscribe(game_id)  # before reading: a later commit rings it
         over_at = loaded.version if self.engine.result(self.engine.decode(record["state"])) is not None else None
         start = loaded.version if since < 0 else since
-        return Response(held.streaming(self._stream(game_id, seat, start, over_at, bell, rt)), status=200,
+        body = held.streaming(self._stream(game_id, seat, start, over_at, bell, rt), bell.close)  # even unstarted
+        return Response(body, status=200,
                         mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 

@@ -142,11 +142,11 @@ class Held:
             if self._caps is not None:
                 self._caps.call(self._caps.slots.drop, owner, self._slot)
 
-    def streaming(self, body: Iterator[bytes]) -> Iterator[bytes]:
-        """``body`` holding these slots until it ends, is closed, or its client hangs up."""
-        if self._caps is None:
-            return body
-        return Streaming(self, body, self._caps.interval, request.environ.get("gunicorn.socket"))
+    def streaming(self, body: Iterator[bytes], on_close: Callable[[], None] | None = None) -> Iterator[bytes]:
+        """``body`` holding these slots until it ends, is closed, or its client hangs up; then
+        ``on_close`` too (what the stream subscribed to before its body started)."""
+        interval = self._caps.interval if self._caps is not None else math.inf
+        return Streaming(self, body, interval, request.environ.get("gunicorn.socket"), on_close)
 
 
 def hung_up(sock: Any) -> bool:
@@ -204,14 +204,18 @@ class Caps:
 
 class Streaming:
     """A stream's body that holds its slots: renewed every ``interval`` seconds while chunks go out,
-    given back when it ends or is closed (even if it never started: WSGI servers call ``close``).
+    given back when it ends or is closed, even if it never started (WSGI servers call ``close``; a
+    generator closed before its first step runs no ``finally``, so a HEAD request, answered without
+    a body, would otherwise leave what ``on_close`` gives back behind).
 
     At each renewal it also looks whether the client has hung up (its socket reads as ended), and
     then ends the stream at once: a write to a closed connection only fails at the second attempt,
     so without the look a slot would stay held for two keep-alive intervals."""
 
-    def __init__(self, held: Held, body: Iterator[bytes], interval: float, sock: Any = None) -> None:
+    def __init__(self, held: Held, body: Iterator[bytes], interval: float, sock: Any = None,
+                 on_close: Callable[[], None] | None = None) -> None:
         self._held, self._body, self._interval, self._sock = held, body, interval, sock
+        self._on_close = on_close
         self._due = time.monotonic() + interval
 
     def __iter__(self) -> Streaming:
@@ -231,12 +235,17 @@ class Streaming:
             raise
 
     def close(self) -> None:
+        on_close, self._on_close = self._on_close, None
         try:
             close = getattr(self._body, "close", None)
             if close is not None:
                 close()
         finally:
-            self._held.release()
+            try:
+                if on_close is not None:
+                    on_close()
+            finally:
+                self._held.release()
 
 
 def _caps() -> Caps | None:

@@ -262,3 +262,21 @@ def test_the_in_process_store_counts_streams_in_the_process() -> None:
     assert again.status_code == 200
     for stream in (*streams, again, refused):
         stream.close()
+
+
+def test_a_head_request_on_a_stream_holds_nothing_after_it() -> None:
+    """A HEAD is answered without its body: the stream's generator never starts, and what the
+    request took (its slots, its subscription to the game) must be given back all the same."""
+    app = create_app(Settings(streams_per_seat=1, streams_per_address=0, request_log=False), store=MemoryStore())
+    client = app.test_client()
+    created = client.post("/v1/sten/games", json={"players": 2}).json
+    path = f"/v1/sten/games/{created['game_id']}/events"
+    auth = {"Authorization": f"Bearer {created['seats'][0]['token']}"}
+    for _ in range(3):
+        head = client.head(path, headers=auth)
+        assert head.status_code == 200
+        head.close()
+    assert app.extensions["cardtable"].store.hub.waiting == 0
+    stream = client.get(path, headers=auth, buffered=False)  # the seat's one slot is free
+    assert stream.status_code == 200
+    stream.close()
