@@ -617,3 +617,14 @@ def test_the_create_limit_is_on_in_every_deployment_and_off_in_the_test_servers(
 def test_run_sh_installs_nginx_for_the_proxy_tests() -> None:
     script = (ROOT / "tests" / "run.sh").read_text()
     assert 'missing="$missing nginx"' in script
+
+
+def test_k8s_ingress_reads_whole_bounded_requests_before_a_pod_sees_them() -> None:
+    """A slow or huge body must hold the ingress, not a gunicorn worker: request buffering on, the
+    body limit the service's own (CARDTABLE_MAX_BODY), connections per address bounded."""
+    objects = k8s_objects()
+    notes = objects[("Ingress", "cardtable")]["metadata"]["annotations"]
+    assert notes["nginx.ingress.kubernetes.io/proxy-request-buffering"] == "on"
+    max_body = int(objects[("ConfigMap", "cardtable-config")]["data"]["CARDTABLE_MAX_BODY"])
+    assert notes["nginx.ingress.kubernetes.io/proxy-body-size"] == f"{max_body // 1024}k"
+    assert 0 < int(notes["nginx.ingress.kubernetes.io/limit-connections"]) <= 200
