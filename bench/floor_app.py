@@ -34,7 +34,7 @@ def dumps(data: Any) -> bytes:
 
 
 def make_client(url: str, timeout: float = 1.0) -> Any:
-    """A redis-py client configured as ``RedisStore.from_url`` configures the service's."""
+    """A bare redis-py client with the service's timeouts (the service adds a bounded pool and a breaker)."""
     import redis
     from redis.backoff import NoBackoff
     from redis.retry import Retry

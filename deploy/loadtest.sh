@@ -12,7 +12,8 @@
 #
 # Locust comes with the `load` extra: .venv/bin/pip install -e '.[load]'.
 # Users play whole games of every kind in the catalogue (deploy/locustfile.py). Afterwards one table:
-# p50/p95/p99 per endpoint, the error rate (409 excluded), the 409 rate, and the games finished per kind.
+# p50/p95/p99 per endpoint, the error rate (409 excluded), the 409 rate, and the games finished per kind
+# (failed: abandoned, or whose whole log did not hold each of its versions once).
 # Exit status: 0 when there was no error other than 409s, 1 otherwise, 2 when Locust itself failed.
 set -euo pipefail
 
@@ -84,7 +85,7 @@ print(f"error rate (409 excluded): {errors}/{total} = {100 * errors / max(total,
 print(f"409 rate:                  {conflicts}/{total} = {100 * conflicts / max(total, 1):.2f}%")
 if games:
     print()
-    print(f"{'games finished':<28}  {'games':>6}  {'abandoned':>9}  {'moves/game':>10}  {'p50 s':>6}  {'p95 s':>6}")
+    print(f"{'games finished':<28}  {'games':>6}  {'failed':>9}  {'moves/game':>10}  {'p50 s':>6}  {'p95 s':>6}")
     for r in sorted(games, key=lambda r: r["Name"]):
         n = int(r["Request Count"])
         print(f"{r['Name']:<28}  {n:>6}  {int(r['Failure Count']):>9}  {float(r['Average Content Size']):>10.0f}  "

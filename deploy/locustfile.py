@@ -9,7 +9,8 @@ Run it through ``deploy/loadtest.sh`` (headless, bounded, prints a compact table
 - plays it to the end: fetches the view of a seat that is to move (``If-None-Match`` with that
   seat's last ETag), posts a random entry of its ``legal_moves`` with ``version``, then polls the
   mover's view with the ETag the move returned, where 304 is expected (nothing changed); reads the
-  log once the game is over.
+  whole log once the game is over, page after page (``logpages.read_log``, the soak checker's
+  reader too), and checks that it holds every version of the game exactly once.
 
 Moves and creates carry an ``Idempotency-Key``; a 503, a 429 or a dropped connection is retried
 with the same key (at most ``LOCUST_RETRIES`` times, waiting ``Retry-After`` up to 2 s), as a careful
@@ -22,7 +23,9 @@ Requests are named by endpoint template (``GET /v1/[game]/games/[id]``) so stats
 endpoint. A 409 is reported as a failure whose message starts with ``409`` (loadtest.sh counts
 them apart: expected under contention, but about 0 here since each user drives its own game).
 A finished game is reported as a ``GAME`` event named ``finished <game>``: its "response time" is
-the game's wall time, its "length" the number of moves.
+the game's wall time, its "length" the number of moves; a log that misses or repeats a version, or
+does not end within ``logpages.MAX_PAGES`` pages, makes that event a failure. Each page of the log is
+one ``GET .../log`` request.
 """
 
 from __future__ import annotations
@@ -31,12 +34,19 @@ import itertools
 import json
 import os
 import random
+import sys
 import time
 import uuid
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from locust import HttpUser, constant, constant_throughput, events, task
+
+# The log reader next to this file, however the file is loaded (Locust adds its directory to the
+# path only while importing it; runpy does not at all).
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from logpages import LogTooLong, read_log  # noqa: E402 -- after the path is set
 
 #: Options that make one match a single deal/hand/round/section, by option name (set when present).
 SHORT_MATCH: dict[str, int] = {"max_hands": 1, "max_deals": 1, "max_rounds": 1, "sections_per_game": 1}
@@ -262,17 +272,36 @@ class Player(HttpUser):
             self.finish(game)
 
     def finish(self, game: Game) -> None:
-        with self.client.get(f"{game.path}/log", headers=game.auth(0), name=LOG, catch_response=True) as r:
-            if r.status_code != 200:
-                r.failure(f"{r.status_code} {_problem_code(r)}")
-            elif len(r.json()["entries"]) != game.version:
-                r.failure(f"log has {len(r.json()['entries'])} entries, the game is at version {game.version}")
+        problem = self.check_log(game)
         self.environment.events.request.fire(
             request_type="GAME", name=f"finished {game.kind}",
             response_time=(time.perf_counter() - game.started) * 1000, response_length=game.moves,
-            exception=None, context={},
+            exception=RuntimeError(problem) if problem else None, context={},
         )
         self.game = None
+
+    def check_log(self, game: Game) -> str | None:
+        """What is wrong with the finished game's whole log, if anything: it must hold versions 1
+        to the game's version, each once, in order. A page answered other than 200 is a failure
+        of that request (and not of the game)."""
+        def get(path: str) -> tuple[int, Any]:
+            with self.client.get(path, headers=game.auth(0), name=LOG, catch_response=True) as r:
+                STATUSES[r.status_code] += 1
+                if r.status_code != 200:
+                    r.failure(f"{r.status_code} {_problem_code(r)}")
+                    return r.status_code, None
+                return 200, r.json()
+
+        try:
+            status, log = read_log(get, f"{game.path}/log")
+        except LogTooLong as exc:
+            return str(exc)
+        if status != 200:
+            return None
+        versions = [e["version"] for e in log["entries"]]
+        if versions != list(range(1, game.version + 1)):
+            return f"log has {len(versions)} entries, not versions 1 to {game.version} each once"
+        return None
 
     def give_up(self, game: Game, why: str) -> None:
         self.environment.events.request.fire(

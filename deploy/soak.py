@@ -1,4 +1,4 @@
-"""The soak: steady Locust load with a Redis failover and a worker kill in the middle (issue 15).
+"""The soak: steady Locust load with a Redis failover and a worker kill in the middle.
 
 Run through ``deploy/soak.sh``. Everything runs on loopback ports of this machine and is bounded
 in time: a Redis primary, its replica and three Sentinels (``tests/servers.py``), the service under
@@ -6,8 +6,10 @@ gunicorn on them (WAIT for one replica, rate limit on), and ``deploy/loadtest.sh
 ``SOAK_DURATION`` seconds. At 40 % of the run the primary is killed with SIGKILL (and restarted as
 a replica once the Sentinels have promoted the other); at 70 % one gunicorn worker is killed with
 SIGKILL. Afterwards every move the load acknowledged (answered 200) is looked up in its game's
-log: the report gives the lost ones (must be 0), the time play took to resume after the failover,
-the answers by status, and loadtest.sh's latency percentiles and error rates.
+whole log, read page after page (``logpages.read_log``, the reader the load test uses too: a long
+game's log is longer than one page): the report gives the lost ones (must be 0), the time play
+took to resume after the failover, the answers by status, and loadtest.sh's latency percentiles
+and error rates.
 
 Exit status: 0 when no acknowledged move was lost, play resumed within 30 s and every answer was
 200, 201, 304, 409, 429, 503 or a dropped connection; 1 otherwise.
@@ -24,10 +26,15 @@ import tempfile
 import threading
 import time
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path[:0] = [str(ROOT), str(HERE)]  # the package and tests; logpages next to this file
+
+from logpages import read_log  # noqa: E402 -- after the path is set
 
 from tests.faults import call, longest_pause  # noqa: E402 -- after the path is set
 from tests.servers import SentinelServers, gunicorn  # noqa: E402
@@ -62,23 +69,34 @@ def faults(url, sentinels: SentinelServers, stop: threading.Event, started: floa
         print(f"soak: gunicorn worker {workers[0]} killed", file=sys.stderr)
 
 
-def check_acks(url: str, acks: list[list]) -> tuple[int, int]:
-    """(acknowledged moves, lost ones): each must be in its game's log with its seat, and the
-    game at least at its version. The log is read as the spectator (moves may be redacted,
-    versions and seats are not)."""
-    by_game: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
-    for _, kind, gid, version, seat in acks:
-        by_game[(kind, gid)].append((version, seat))
-    lost = 0
-    for (kind, gid), moves in by_game.items():
-        got = None
-        for _ in range(50):  # bounded: the service is up, but a retry costs nothing
-            got = call(url, "GET", f"/v1/{kind}/games/{gid}/log")
+def _get_retrying(url: str) -> Callable[[str], tuple[int, Any]]:
+    """GET on ``url``, retried while the answer is neither 200 nor 404 (bounded: the service is up
+    by now, but a retry costs nothing): ``(status, body)`` of the last attempt."""
+    def get(path: str) -> tuple[int, Any]:
+        got = call(url, "GET", path)
+        for _ in range(49):
             if got.status in (200, 404):
                 break
             time.sleep(0.2)
-        entries = {e["version"]: e for e in got.body["entries"]} if got and got.status == 200 else {}
-        version = got.body["version"] if got and got.status == 200 else -1
+            got = call(url, "GET", path)
+        return got.status, got.body
+    return get
+
+
+def check_acks(url: str, acks: list[list], limit: int | None = None) -> tuple[int, int]:
+    """(acknowledged moves, lost ones): each must be in its game's log with its seat, and the
+    game at least at its version. The whole log is read, page after page of ``limit`` entries
+    (the service's default when None), as the spectator (moves may be redacted, versions and
+    seats are not)."""
+    by_game: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
+    for _, kind, gid, version, seat in acks:
+        by_game[(kind, gid)].append((version, seat))
+    get = _get_retrying(url)
+    lost = 0
+    for (kind, gid), moves in by_game.items():
+        status, log = read_log(get, f"/v1/{kind}/games/{gid}/log", limit=limit)
+        entries = {e["version"]: e for e in log["entries"]} if status == 200 else {}
+        version = log["version"] if status == 200 else -1
         for v, seat in moves:
             entry = entries.get(v)
             if entry is None or entry["seat"] != seat or version < v:

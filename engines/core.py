@@ -125,7 +125,7 @@ class Option:
     """One house-rule option: its default and what values it allows.
 
     ``kind`` is ``bool``, ``int`` or ``choice``. For ``int``, ``minimum``/``maximum``
-    bound it (inclusive, ``None`` = open). For ``choice``, ``choices`` lists the values.
+    bound it (inclusive; both are required). For ``choice``, ``choices`` lists the values.
     ``nullable`` admits ``None`` (documented per option). ``provisional`` marks a
     reconstructed rule the published source does not state.
     """
@@ -139,6 +139,12 @@ class Option:
     maximum: int | None = None
     nullable: bool = False
     provisional: bool = False
+
+    def __post_init__(self) -> None:
+        # Every integer option is bounded on both sides: an unbounded one lets a create ask for
+        # a target of 2**63 (a game that never ends) or a cap that bounds nothing.
+        if self.kind == "int" and (self.minimum is None or self.maximum is None):
+            raise AssertionError(f"option {self.name}: an integer option needs a minimum and a maximum")
 
     def check(self, value: JSON) -> str | None:
         """Return an error message for ``value``, or None if it is allowed."""
@@ -224,7 +230,7 @@ def check_deck(deck: Sequence[str], expected: Sequence[str]) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class Event:
-    """Something a move caused that a viewer at the table sees (API.md, "Events and the log").
+    """Something a move caused that a viewer at the table sees; each move's log entry carries its events.
 
     ``public`` is what everyone at the table and the spectator see; ``private`` adds fields for
     (or overrides fields of) the seats it names: the drawer sees which cards he drew, the others
@@ -254,7 +260,7 @@ class Event:
 
 
 def game_over_event(result: Result) -> Event:
-    """The last event of every game's last move: how it ended, for everyone (API.md "game over")."""
+    """The last event of every game's last move: how it ended (the result), for everyone."""
     return Event("game_over", {"status": result.status, "winners": list(result.winners),
                                "losers": list(result.losers),
                                "scores": None if result.scores is None else list(result.scores)})
@@ -287,7 +293,7 @@ class EngineDefaults:
         IllegalMove as ``apply``. A game that reports no events yet inherits this: none."""
         return self.apply(state, seat, move), ()  # type: ignore[attr-defined]
 
-    # --- for bots (issue 14): what a player may know, how a beginner plays, how good a position is
+    # --- for bots: what a player may know, how a beginner plays, how good a position is
 
     def determinize(self, state: Any, seat: int, rng: random.Random) -> Any:
         """A full state consistent with everything ``seat`` has seen (its hand, the table, the

@@ -1,4 +1,4 @@
-"""Small pieces the games' ``greedy`` strategies share (``engines/<game>/strategy.py``, issue 14):
+"""Small pieces the games' ``greedy`` strategies share (``engines/<game>/strategy.py``):
 picking the best-scored move with seeded ties, and the heuristic's order of the listed moves that
 ``ranked_moves`` answers (``engines.core.EngineDefaults.ranked_moves``, ``bots.search``)."""
 

@@ -56,6 +56,16 @@ class MoveOneOf(OneOfSchema):
     def get_obj_type(self, obj: Any) -> str:
         return obj["type"] if isinstance(obj, Mapping) else obj.type
 
+    def _load(self, data: Any, *, partial: Any = None, unknown: Any = None, **kwargs: Any) -> Any:
+        """The base class names a wrong value by its ``repr``: a whole list in the 422 (and, nested a
+        thousand deep, a RecursionError). The errors here name only what was expected."""
+        if not isinstance(data, dict):
+            raise ValidationError({"_schema": ["Must be an object with a `type`."]})
+        kind = data.get(self.type_field)
+        if kind is not None and not (isinstance(kind, str) and kind in self.type_schemas):
+            raise ValidationError({self.type_field: [f"Must be one of: {', '.join(self.type_schemas)}."]})
+        return super()._load(data, partial=partial, unknown=unknown, **kwargs)
+
 
 # --- problem details (RFC 9457) -------------------------------------------------------
 

@@ -38,6 +38,18 @@ class _SafeJSON(DefaultJSONProvider):
         return orjson.loads(s)
 
 
+class _App(Flask):
+    """Flask, answering a plain ``OPTIONS`` with 204 and its ``Allow`` header: no body, so no
+    HTML-typed empty page (a CORS preflight is answered by ``service.cors`` before this)."""
+
+    def make_default_options_response(self) -> Response:
+        response = super().make_default_options_response()
+        response.status_code = 204
+        response.set_data(b"")
+        del response.headers["Content-Type"]
+        return response
+
+
 class _Api(Api):
     """flask-smorest's Api with problem+json as the documented error of every status."""
 
@@ -64,11 +76,13 @@ def make_store(settings: Settings) -> Store:
     server or a cluster), else the in-process store (which has no replicas to wait for)."""
     if settings.redis_sentinels:
         return RedisStore.from_sentinels(settings.redis_sentinels, settings.sentinel_master,
-                                         settings.store_timeout, settings.replica_acks)
+                                         settings.store_timeout, settings.replica_acks, settings.redis_pool,
+                                         settings.breaker_seconds, settings.secret)
     if settings.redis_url:
         return RedisStore.from_url(settings.redis_url, settings.store_timeout, settings.redis_cluster,
-                                   settings.replica_acks)
-    return MemoryStore()
+                                   settings.replica_acks, settings.redis_pool, settings.breaker_seconds,
+                                   settings.secret)
+    return MemoryStore(secret=settings.secret)
 
 
 def catalogue_entries() -> list[dict[str, Any]]:
@@ -91,7 +105,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     """Build the app from ``settings`` (default: the environment) and ``store``
     (default: Redis when REDIS_URL is set, else the in-process store)."""
     settings = settings or Settings.from_env()
-    app = Flask("cardtable")
+    app = _App("cardtable")
     app.json = _SafeJSON(app)
     app.config.update(
         MAX_CONTENT_LENGTH=settings.max_body,
@@ -115,6 +129,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         game_ttl=settings.game_ttl,
         stream_keepalive=settings.stream_keepalive,
         stream_max_seconds=settings.stream_max_seconds,
+        stream_max_entries=max(1, settings.stream_max_entries),
+        max_log_entries=settings.max_log_entries,
         long_poll_max_seconds=settings.long_poll_max_seconds,
         bot_policy=BotPolicy(settings.bot_budget_ms, settings.bot_request_seconds),
     )

@@ -57,9 +57,16 @@ class Settings:
     trusted_proxies: int = 0  # CARDTABLE_TRUSTED_PROXIES: proxies whose X-Forwarded-For is believed
     stream_keepalive: float = 15.0  # CARDTABLE_STREAM_KEEPALIVE: seconds between keep-alive comments
     stream_max_seconds: float = 3600.0  # CARDTABLE_STREAM_MAX_SECONDS: a stream then closes (clients reconnect)
+    stream_max_entries: int = 2000  # CARDTABLE_STREAM_MAX_ENTRIES: ... or once it has sent this many entries
+    max_log_entries: int = 100_000  # CARDTABLE_MAX_LOG_ENTRIES: moves one game keeps; past it 409 log_full
     long_poll_max_seconds: float = 30.0  # CARDTABLE_LONG_POLL_MAX_SECONDS: a `?wait=` is cut to this
     bot_budget_ms: float = 50.0  # CARDTABLE_BOT_BUDGET_MS: CPU milliseconds per `strong` bot move
-    bot_request_seconds: float = 2.0  # CARDTABLE_BOT_REQUEST_SECONDS: CPU seconds for all bot moves of a request
+    bot_request_seconds: float = 0.25  # CARDTABLE_BOT_REQUEST_SECONDS: CPU seconds for all bot moves of a request
+    redis_pool: int = 32  # CARDTABLE_REDIS_POOL: store calls at once per worker; more wait their turn
+    breaker_seconds: float = 1.0  # CARDTABLE_BREAKER_SECONDS: store calls refused after the store failed to answer
+    #: CARDTABLE_SECRET: what keyed creates derive their game id and seat tokens from; None = one kept in
+    #: Redis (or, in process, one per process). Never shown (repr=False).
+    secret: str | None = field(default=None, repr=False)
 
     @property
     def replica_acks(self) -> int:
@@ -83,6 +90,8 @@ class Settings:
             "request_log": _flag(env.get("CARDTABLE_REQUEST_LOG"), True),
             "stream_keepalive": float(env.get("CARDTABLE_STREAM_KEEPALIVE") or cls.stream_keepalive),
             "stream_max_seconds": float(env.get("CARDTABLE_STREAM_MAX_SECONDS") or cls.stream_max_seconds),
+            "stream_max_entries": int(env.get("CARDTABLE_STREAM_MAX_ENTRIES") or cls.stream_max_entries),
+            "max_log_entries": int(env.get("CARDTABLE_MAX_LOG_ENTRIES") or cls.max_log_entries),
             "long_poll_max_seconds": float(env.get("CARDTABLE_LONG_POLL_MAX_SECONDS") or cls.long_poll_max_seconds),
             "bot_budget_ms": float(env.get("CARDTABLE_BOT_BUDGET_MS") or cls.bot_budget_ms),
             "bot_request_seconds": float(env.get("CARDTABLE_BOT_REQUEST_SECONDS") or cls.bot_request_seconds),
@@ -92,6 +101,20 @@ class Settings:
             "min_replica_acks": int(acks) if (acks := env.get("CARDTABLE_MIN_REPLICA_ACKS")) else None,
             "rate_limit": _off_or(env.get("CARDTABLE_RATE_LIMIT")),
             "trusted_proxies": int(env.get("CARDTABLE_TRUSTED_PROXIES") or 0),
+            "redis_pool": int(env.get("CARDTABLE_REDIS_POOL") or cls.redis_pool),
+            "breaker_seconds": float(env.get("CARDTABLE_BREAKER_SECONDS") or cls.breaker_seconds),
+            "secret": env.get("CARDTABLE_SECRET") or None,
         }
         values.update(overrides)
-        return cls(**values)  # type: ignore[arg-type]
+        settings = cls(**values)  # type: ignore[arg-type]
+        settings.check()
+        return settings
+
+    def check(self) -> None:
+        """Refuse, at startup, values that cannot work."""
+        if self.redis_pool < 1:
+            raise ValueError("CARDTABLE_REDIS_POOL must be at least 1")
+        if self.breaker_seconds < 0:
+            raise ValueError("CARDTABLE_BREAKER_SECONDS must not be negative")
+        if self.secret is not None and len(self.secret) < 16:
+            raise ValueError("CARDTABLE_SECRET must be at least 16 characters (32 random bytes, base64, is good)")

@@ -6,8 +6,6 @@ back with one compare-and-set. Nothing here knows any game's rules or names.
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import secrets
 import time
 from collections.abc import Iterator, Mapping
@@ -17,6 +15,7 @@ from typing import Any
 from flask import Response, current_app, request, url_for
 from flask_smorest import Blueprint
 from marshmallow import Schema, ValidationError
+from werkzeug.exceptions import HTTPException
 
 from engines.core import Engine, Event, IllegalMove, InvalidOptions, Move, move_from_json
 from schemas.common import LOG_LIMIT, LOG_LIMIT_MAX, BuiltSchemas, LogQuery, MoveCheck, Problem
@@ -29,8 +28,17 @@ from service.store import Loaded, Store, StoreUnavailable
 GAME_ID_MAX = 64
 #: ``?wait=`` of a long poll: at most this many seconds.
 LONG_POLL_MAX = 30
-#: Log entries read per store round trip while a stream catches up.
+#: Log entries read per store round trip while a stream catches up; the worker serves its other
+#: requests between two such pages.
 STREAM_BATCH = 200
+#: Entries one event stream sends at most (CARDTABLE_STREAM_MAX_ENTRIES); then it closes and the
+#: client reconnects with Last-Event-ID, so that no request replays a long game's whole log.
+STREAM_MAX_ENTRIES = 2000
+#: Log entries one game may hold (CARDTABLE_MAX_LOG_ENTRIES): a move that would go past it is
+#: refused with 409 ``log_full``. Far above any game people play (a Kanaster match of greedy bots
+#: takes up to ~10,000 moves, a round of random Siebenschläfer play up to ~39,000); it bounds what
+#: one game keeps in the store (about 250 bytes an entry).
+MAX_LOG_ENTRIES = 100_000
 IDEMPOTENCY_KEY_MAX = 200
 #: A commit that lost the race is tried again (only when the client sent no `version`).
 COMMIT_ATTEMPTS = 3
@@ -46,6 +54,8 @@ class Runtime:
     bot_policy: BotPolicy = BotPolicy()  # CARDTABLE_BOT_BUDGET_MS, CARDTABLE_BOT_REQUEST_SECONDS
     stream_keepalive: float = 15.0  # seconds between keep-alive comments of a stream
     stream_max_seconds: float = 3600.0  # a stream closes then; the client reconnects with Last-Event-ID
+    stream_max_entries: int = STREAM_MAX_ENTRIES  # ... or once it has sent this many entries
+    max_log_entries: int = MAX_LOG_ENTRIES  # a game's log holds at most this many entries
     long_poll_max_seconds: float = 30.0  # a long poll answers 304 by then at the latest, whatever it asked
 
 
@@ -107,12 +117,26 @@ def _last_event_id(value: str) -> int:
     return int(value)
 
 
-def created_game_id(key: str) -> str:
-    """The game id a create with this Idempotency-Key gets: derived from the key, so that a
-    retry (even one racing the first request) lands on the same game and its stored answer,
-    and the idempotency record shares the game's hash slot."""
-    digest = hashlib.sha256(b"cardtable/create\0" + key.encode()).digest()
-    return base64.urlsafe_b64encode(digest[:16]).decode().rstrip("=")
+def caller() -> str:
+    """Who sent a create, for the scope of its Idempotency-Key: the client address, as the rate limit
+    sees it (X-Forwarded-For only behind CARDTABLE_TRUSTED_PROXIES)."""
+    return request.remote_addr or "unknown"
+
+
+def created_game_id(secret: bytes, key: str, who: str) -> str:
+    """The game id a create with this Idempotency-Key from this caller gets: derived from both and
+    the server secret, so that a retry (even one racing the first request) lands on the same game and
+    its stored answer, the idempotency record shares the game's hash slot, and the same key from
+    anyone else names another game: a key is worth nothing to anyone but its first caller, and
+    squatting one blocks only the squatter."""
+    return auth.derived(secret, "create", who, key, size=16)
+
+
+def seat_token(secret: bytes, key: str, game_id: str, seat: int, nonce: str) -> str:
+    """The token of ``seat`` in a game created with an Idempotency-Key: derived, so that the stored
+    answer keeps no token and a replay computes them again. The key is never stored (only the caller
+    holds it) and the nonce is new per game: neither the store nor the secret alone gives a token."""
+    return auth.derived(secret, "seat", game_id, str(seat), nonce, key)
 
 
 def _not_found() -> ApiError:
@@ -122,6 +146,22 @@ def _not_found() -> ApiError:
 def etag(version: int, seat: int | None) -> str:
     """The ETag of a view: it names the game's version and the viewer (``s`` = spectator)."""
     return f'"{version}.{"s" if seat is None else seat}"'
+
+
+def cache_headers(seat: int | None) -> dict[str, str]:
+    """How caches may keep a view or a log: a seat's only in the caller's own cache (it shows the
+    seat's hidden cards), the spectator's in any cache; both revalidated every time (the ETag
+    makes that a 304). One URL answers each seat differently, so caches key on Authorization."""
+    return {"Cache-Control": "public, no-cache" if seat is None else "private, no-cache", "Vary": "Authorization"}
+
+
+def check_log_room(version: int, added: int) -> None:
+    """409 ``log_full`` when ``added`` more entries would take a game at ``version`` past the log
+    cap (``Runtime.max_log_entries``); nothing is written."""
+    cap = runtime().max_log_entries
+    if version + added > cap:
+        raise ApiError(409, "log_full", f"The game's log holds its maximum of {cap} moves; it takes no more.",
+                       current_version=version)
 
 
 def replayed(stored: bytes, body_print: str) -> dict[str, Any]:
@@ -260,11 +300,15 @@ class _Game:
                            errors={"bots": bot_errors})
         key = idempotency_key()
         body_print = fingerprint(body)
-        game_id = secrets.token_urlsafe(12) if key is None else created_game_id(key)
-        if key is not None:
+        secret = b""
+        if key is None:
+            game_id = secrets.token_urlsafe(12)
+        else:
+            secret = rt.store.secret()
+            game_id = created_game_id(secret, key, caller())
             stored = rt.store.idempotent(game_id, "create")
             if stored is not None:
-                return self._created_again(stored, body_print)
+                return self._created_again(stored, body_print, secret, key)
         seed = body.get("seed") or secrets.token_hex(16)
         deck = body.get("deck")
         try:
@@ -272,7 +316,9 @@ class _Game:
         except InvalidOptions as exc:
             raise ApiError(422, "validation_error", "The game cannot be set up as asked.",
                            errors=_nested_errors(exc.errors)) from None
-        tokens = [None if i in bots else auth.new_token() for i in range(players)]
+        nonce = secrets.token_urlsafe(12)
+        tokens = [None if i in bots else auth.new_token() if key is None else seat_token(secret, key, game_id, i, nonce)
+                  for i in range(players)]
         record = {
             "schema": SCHEMA_VERSION,
             "format": engine.format,
@@ -287,6 +333,7 @@ class _Game:
             "state": None,
         }
         state, entries = self.play_bots(record, state, 0)
+        check_log_room(0, len(entries))
         record["state"] = engine.encode(state)
         created = {
             "game_id": game_id,
@@ -296,22 +343,30 @@ class _Game:
             "seats": [{"seat": i, "token": t, "bot": t is None, "level": bots.get(i)} for i, t in enumerate(tokens)],
         }
         location = url_for(f"{engine.id}.view", game_id=game_id)
-        idem_value = None if key is None else dumps({"fingerprint": body_print, "created": created,
-                                                      "location": location})
+        # The stored answer keeps no token: the seats without theirs, and the nonce to derive them again.
+        idem_value = None if key is None else dumps({
+            "fingerprint": body_print, "nonce": nonce, "location": location,
+            "created": {**created, "seats": [{k: v for k, v in s.items() if k != "token"} for s in created["seats"]]},
+        })
         if not rt.store.create(game_id, dumps(record), entries, rt.game_ttl, "create" if key else None, idem_value):
             if key is None:
                 raise AssertionError("a fresh random game id was taken")  # 2**96 ids: a broken generator
             stored = rt.store.idempotent(game_id, "create")  # a concurrent retry won the race
             if stored is None:
                 raise ApiError(422, "idempotency_conflict", "This Idempotency-Key was already used.")
-            return self._created_again(stored, body_print)
+            return self._created_again(stored, body_print, secret, key)
         observability.game_created(engine.id, engine.result(state) is not None)
         return _json(created, 201, {"Location": location})
 
     @staticmethod
-    def _created_again(stored: bytes, body_print: str) -> Response:
+    def _created_again(stored: bytes, body_print: str, secret: bytes, key: str) -> Response:
+        """The first answer to a create again, its seat tokens derived anew (they are not stored)."""
         first = replayed(stored, body_print)
-        return _json(first["created"], 201, {"Location": first["location"], "Idempotent-Replayed": "true"})
+        created = first["created"]
+        seats = [{"seat": s["seat"],
+                  "token": None if s["bot"] else seat_token(secret, key, created["game_id"], s["seat"], first["nonce"]),
+                  "bot": s["bot"], "level": s["level"]} for s in created["seats"]]
+        return _json({**created, "seats": seats}, 201, {"Location": first["location"], "Idempotent-Replayed": "true"})
 
     def view(self, game_id: str) -> Response:
         wait = query_int("wait", 0, 0, LONG_POLL_MAX)
@@ -321,12 +376,12 @@ class _Game:
         if _matches(tag):
             if not (wait and self.changed(game_id, loaded.version, min(wait, runtime().long_poll_max_seconds))):
                 response = Response(status=304)
-                response.headers["ETag"] = tag
+                response.headers.update({"ETag": tag, **cache_headers(seat)})
                 return response
             loaded, record = self.load(game_id)
             tag = etag(loaded.version, seat)
         state = self.engine.decode(record["state"])
-        return _json(self.view_body(record, loaded.version, state, seat), 200, {"ETag": tag})
+        return _json(self.view_body(record, loaded.version, state, seat), 200, {"ETag": tag, **cache_headers(seat)})
 
     def changed(self, game_id: str, seen: int, wait: float) -> bool:
         """Long polling: whether the game's version moved on from ``seen`` within ``wait`` seconds
@@ -344,7 +399,7 @@ class _Game:
                 bell.wait(left)
 
     def events(self, game_id: str) -> Response:
-        """The caller's log as Server-Sent Events (API.md "Live updates"): entries after
+        """The caller's log as Server-Sent Events (the live updates of a game): entries after
         ``Last-Event-ID`` (or ``?since=``, else the current version), then each new one as it is
         committed; a keep-alive comment at least every ``stream_keepalive`` seconds; ``end`` after
         the game is over. Bounded by ``stream_max_seconds``; a store failure closes it, and the
@@ -364,22 +419,36 @@ class _Game:
 
     def _stream(self, game_id: str, seat: int | None, last: int, over_at: int | None, bell: Any,
                 rt: Runtime) -> Iterator[bytes]:
+        """The body of ``events``: pages of ``STREAM_BATCH`` entries, the worker's other requests
+        served between two pages, at most ``rt.stream_max_entries`` entries in all."""
         deadline = time.monotonic() + rt.stream_max_seconds
+        sent = 0
         try:
             yield b": connected\n\n"
             while True:
-                raws = rt.store.log(game_id, last, STREAM_BATCH)
+                page = min(STREAM_BATCH, rt.stream_max_entries - sent)
+                raws = rt.store.log(game_id, last, page)
+                frames = []
                 for raw in raws:
                     entry = self.entry_for(raw, seat)
                     last = entry["version"]
-                    yield b"id: %d\nevent: entry\ndata: %s\n\n" % (last, dumps(entry))
+                    frames.append(b"id: %d\nevent: entry\ndata: %s\n\n" % (last, dumps(entry)))
                     if any(e["type"] == "game_over" for e in entry["events"]):
                         over_at = last
-                if len(raws) == STREAM_BATCH:
-                    continue
+                if frames:
+                    yield b"".join(frames)  # one write per page, not one per entry
+                sent += len(raws)
                 if over_at is not None and last >= over_at:
                     yield b"event: end\ndata: %s\n\n" % dumps({"version": last})
                     return
+                if sent >= rt.stream_max_entries:
+                    yield b": entry limit of this stream reached; reconnect with Last-Event-ID\n\n"
+                    return
+                if len(raws) == page:
+                    # A cooperative pause: gevent's monkey-patched sleep runs the worker's other
+                    # greenlets before the next page (a no-op for a thread).
+                    time.sleep(0)
+                    continue
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return
@@ -402,7 +471,7 @@ class _Game:
         entries = [self.entry_for(raw, seat) for raw in raws[:limit]]
         more = len(raws) > limit
         return _json({"game_id": game_id, "version": loaded.version, "entries": entries,
-                      "next_since": entries[-1]["version"] if more else None})
+                      "next_since": entries[-1]["version"] if more else None}, headers=cache_headers(seat))
 
     def judge(self, loaded: Loaded, record: Mapping[str, Any], seat: int,
               body: Mapping[str, Any]) -> tuple[Any, Move, Any, tuple[Event, ...]]:
@@ -416,6 +485,7 @@ class _Game:
         state = engine.decode(record["state"])
         if engine.result(state) is not None:
             raise ApiError(409, "game_over", "The game has finished.", current_version=loaded.version)
+        check_log_room(loaded.version, 1)
         if seat not in engine.to_move(state):
             raise ApiError(409, "not_your_turn", f"Seat {seat} is not to move.", current_version=loaded.version)
         try:
@@ -451,12 +521,14 @@ class _Game:
                 stored = rt.store.idempotent(game_id, idem)
                 if stored is not None:
                     first = replayed(stored, body_print)
-                    return _json(first["view"], 200, {"ETag": first["etag"], "Idempotent-Replayed": "true"})
+                    return _json(first["view"], 200, {"ETag": first["etag"], "Idempotent-Replayed": "true",
+                                                      **cache_headers(seat)})
             version = body.get("version")
             state, move, after, events = self.judge(loaded, record, seat, body)
             entries = [self.log_entry(state, seat, move, events, False, loaded.version + 1, record["players"])]
             after, bot_entries = self.play_bots(record, after, loaded.version + 1)
             entries += bot_entries
+            check_log_room(loaded.version, len(entries))
             new_version = loaded.version + len(entries)
             record["state"] = engine.encode(after)
             view = self.view_body(record, new_version, after, seat)
@@ -464,7 +536,7 @@ class _Game:
             idem_value = None if idem is None else dumps({"fingerprint": body_print, "view": view, "etag": tag})
             if rt.store.commit(game_id, loaded.version, dumps(record), entries, rt.game_ttl, idem, idem_value):
                 observability.moves_applied(engine.id, len(entries), view["status"] == "finished")
-                return _json(view, 200, {"ETag": tag})
+                return _json(view, 200, {"ETag": tag, **cache_headers(seat)})
             if version is not None:
                 current = rt.store.load(game_id)
                 now = current.version if current else loaded.version
@@ -478,7 +550,9 @@ P400 = (400, "bad_request: the body is not JSON")
 P401 = (401, "unauthorized: seat token missing, wrong, or of another game")
 P403 = (403, "fixed_deal_disabled: `seed` or `deck` sent while fixed deals are off")
 P404 = (404, "game_not_found: no such game, or it expired")
-P409 = (409, "stale_version, not_your_turn or game_over; `current_version` says where the game is")
+P409 = (409, "stale_version, not_your_turn, game_over or log_full (the game holds the most moves this server "
+             "keeps); `current_version` says where the game is")
+P409C = (409, "log_full: the bots' opening moves would exceed the most moves this server keeps of a game")
 P413 = (413, "payload_too_large: the body is over the limit")
 P422 = (422, "validation_error (`errors` says where), illegal_move (`reason` says which rule), "
              "or idempotency_conflict")
@@ -512,8 +586,13 @@ STREAM_DESCRIPTION = (
     "`text/event-stream`: a comment line at once; then, per log entry after the start version, an event "
     "`id: <version>`, `event: entry`, `data: <the log entry as the caller sees it, as in get<Game>Log>`; a "
     "`: keep-alive` comment at least every 15 s; after the game is over, `event: end` with "
-    "`data: {\"version\": V}`, and the stream closes. It also closes after an hour or when the store is lost: "
-    "reconnect with `Last-Event-ID`, nothing is missed or repeated.")
+    "`data: {\"version\": V}`, and the stream closes. It also closes after an hour, after "
+    f"{STREAM_MAX_ENTRIES:,} entries (a `:` comment says so) or when the store is lost (the limits are the "
+    "server's defaults): reconnect with `Last-Event-ID`, nothing is missed or repeated.")
+CACHED = {"Cache-Control": {"description": "`private, no-cache` for a seat (its hidden cards stay in the caller's "
+                                           "own cache), `public, no-cache` for the spectator",
+                            "schema": {"type": "string"}},
+          "Vary": {"description": "`Authorization`: each seat sees its own answer", "schema": {"type": "string"}}}
 IF_NONE_MATCH = {"in": "header", "name": "If-None-Match", "required": False,
                  "description": "an ETag from an earlier view: 304 if the view is unchanged",
                  "schema": {"type": "string"}}
@@ -548,6 +627,15 @@ def load_body(schema: Schema) -> dict[str, Any]:
     if not request.is_json:
         raise ApiError(400, "bad_request", "The body must be JSON, sent as Content-Type: application/json.")
     try:
+        request.get_data(cache=True)
+    except HTTPException:
+        raise  # werkzeug's own answers: 413 over the size limit, 400 for a client gone mid-body
+    except Exception:  # noqa: BLE001 -- whatever the WSGI server raises for a body it cannot read
+        # gunicorn raises its parser's errors (a bad chunk size, a missing chunk terminator, a body
+        # cut short) from the input stream only when the app reads it: the client's fault, a 400.
+        raise ApiError(400, "bad_request", "The request body could not be read (a malformed chunked "
+                       "encoding or a body cut short).") from None
+    try:
         return schema.load(request.get_json(cache=True))  # type: ignore[no-any-return]
     except ValidationError as exc:
         raise ApiError(422, "validation_error", "The request body does not match the schema.",
@@ -566,7 +654,7 @@ def make_blueprint(engine: Engine, built: BuiltSchemas) -> Blueprint:
         blp.arguments(built.create_request),
         blp.response(201, built.create_response, description="the new game",
                      headers={"Location": {"description": "URL of the game's view", "schema": {"type": "string"}}}),
-        *_alt(blp, P400, P403, P413, P422, P503),
+        *_alt(blp, P400, P403, P409C, P413, P422, P503),
         blp.doc(operationId=f"create{prefix}Game", summary=f"Start a game of {engine.title}",
                 parameters=[IDEMPOTENCY]),
     )
@@ -577,8 +665,8 @@ def make_blueprint(engine: Engine, built: BuiltSchemas) -> Blueprint:
     @_documented(
         blp.response(200, built.view, description="the caller's view",
                      headers={"ETag": {"description": "names the version and the seat",
-                                       "schema": {"type": "string"}}}),
-        blp.alt_response(304, description="not modified since the ETag in If-None-Match"),
+                                       "schema": {"type": "string"}}, **CACHED}),
+        blp.alt_response(304, description="not modified since the ETag in If-None-Match", headers=CACHED),
         *_alt(blp, P401, P404, P422Q, P503),
         blp.doc(operationId=f"get{prefix}View", summary="A seat's view (with its token) or the spectator view",
                 parameters=[IF_NONE_MATCH, WAIT], security=BEARER_OPTIONAL),
@@ -630,7 +718,7 @@ def make_blueprint(engine: Engine, built: BuiltSchemas) -> Blueprint:
     @blp.route("/games/<string(maxlength=64):game_id>/log", methods=["GET"], endpoint="log")
     @_documented(
         blp.arguments(LogQuery, location="query"),
-        blp.response(200, built.log, description="the move log, redacted for the caller"),
+        blp.response(200, built.log, description="the move log, redacted for the caller", headers=CACHED),
         *_alt(blp, P401, P404, P422Q, P503),
         blp.doc(operationId=f"get{prefix}Log", summary="The move log, redacted for the caller",
                 security=BEARER_OPTIONAL),

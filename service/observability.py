@@ -1,24 +1,32 @@
 """Request ids, structured JSON logs and Prometheus metrics.
 
 All of it sits in one WSGI middleware around the Flask app (cheaper per request than
-Flask's before/after hooks). Every response carries ``X-Request-Id`` (the client's, when
-it sent a sane one). Each request is written as one JSON line without headers or bodies,
-so tokens never reach a log; access lines are buffered and written at least once a second
-(and at exit), application warnings and errors at once, both with the request id.
+Flask's before/after hooks). Every response carries ``X-Request-Id``: always the server's
+own, unique id, so that no client can give its request the id of another; a sane id the
+client sent is kept beside it, as ``client_request_id`` in the log lines. Each request is
+written as one JSON line without headers or bodies, so tokens never reach a log; a streamed
+body (no Content-Length: the event stream) is logged when it closes, with its real duration.
+Access lines are buffered and written at least once a second (and at exit), application
+warnings and errors at once, both with the request id.
+
 Metrics are served at ``/metrics``; under gunicorn they are summed across workers through
-``PROMETHEUS_MULTIPROC_DIR`` (set by ``deploy/gunicorn.conf.py``).
+``PROMETHEUS_MULTIPROC_DIR`` (set by ``deploy/gunicorn.conf.py``). Every label comes from a
+closed set (the methods the API uses, the app's URL rules, the HTTP statuses), whatever a
+client sends: an open label would grow the metrics files, and the time to read them, with
+every new method name.
 """
 
 from __future__ import annotations
 
 import atexit
+import http
 import logging
 import os
 import sys
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TextIO
 
 import orjson
@@ -36,7 +44,15 @@ ACTIVE = Gauge("cardtable_active_games", "Games created and not yet finished (ex
                multiprocess_mode="sum")
 
 REQUEST_ID = "cardtable.request_id"  # environ keys
+CLIENT_REQUEST_ID = "cardtable.client_request_id"
 RULE = "cardtable.rule"
+
+#: The ``method`` label: these, else ``other``.
+METHODS = frozenset({"GET", "POST", "OPTIONS", "HEAD"})
+#: The ``status`` label: a status HTTP defines, else ``other``.
+STATUSES = frozenset(str(s.value) for s in http.HTTPStatus)
+#: The ``endpoint`` label of a request that matched no URL rule.
+UNMATCHED = "unmatched"
 
 
 class RuleRecordingRequest(Request):
@@ -68,6 +84,8 @@ class JsonFormatter(logging.Formatter):
         }
         if has_request_context():
             data["request_id"] = request.environ.get(REQUEST_ID)
+            if (given := request.environ.get(CLIENT_REQUEST_ID)) is not None:
+                data["client_request_id"] = given
         for name in self.FIELDS:
             if hasattr(record, name):
                 data[name] = getattr(record, name)
@@ -123,8 +141,15 @@ class AccessLog:
 _series: dict[tuple[str, str, str], tuple[Any, Any]] = {}
 
 
+def labels(method: str, rule: str | None, status: str) -> tuple[str, str, str]:
+    """The metric labels of a request, each from a closed set: ``rule`` is one of the app's URL
+    rules (the router set it) or None."""
+    return (method if method in METHODS else "other", rule or UNMATCHED, status if status in STATUSES else "other")
+
+
 def _observe(method: str, rule: str, status: str, elapsed: float) -> None:
-    """Count and time one request; the labelled series are looked up once and kept."""
+    """Count and time one request; the labelled series are looked up once and kept (a closed
+    set of keys, so the cache is bounded too)."""
     key = (method, rule, status)
     series = _series.get(key)
     if series is None:
@@ -133,10 +158,31 @@ def _observe(method: str, rule: str, status: str, elapsed: float) -> None:
     series[1].observe(elapsed)
 
 
-def _request_id(given: str) -> str:
+def client_request_id(given: str) -> str | None:
+    """The client's ``X-Request-Id`` when it is sane (1-64 printable ASCII characters), else None."""
     if 0 < len(given) <= 64 and given.isascii() and given.isprintable():
         return given
-    return uuid.uuid4().hex
+    return None
+
+
+class _Streamed:
+    """A streamed body: the access line is written when the server closes it (after the last
+    byte, or when the client went away), so that it records the request's real duration."""
+
+    def __init__(self, body: Iterable[bytes], finish: Callable[[], None]) -> None:
+        self.body = body
+        self.finish = finish
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(self.body)
+
+    def close(self) -> None:
+        try:
+            close = getattr(self.body, "close", None)
+            if close is not None:
+                close()
+        finally:
+            self.finish()
 
 
 class Middleware:
@@ -148,24 +194,39 @@ class Middleware:
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         started = time.perf_counter()
-        rid = environ[REQUEST_ID] = _request_id(environ.get("HTTP_X_REQUEST_ID", ""))
+        rid = environ[REQUEST_ID] = uuid.uuid4().hex
+        given = environ[CLIENT_REQUEST_ID] = client_request_id(environ.get("HTTP_X_REQUEST_ID", ""))
         status = ["500"]
+        streamed = [False]
 
         def start(code: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
             headers.append(("X-Request-Id", rid))
             status[0] = code[:3]
+            streamed[0] = not any(k.lower() == "content-length" for k, _ in headers)
             return start_response(code, headers, exc_info)
 
         body = self.app(environ, start)
-        elapsed = time.perf_counter() - started
-        rule = environ.get(RULE) or "unmatched"
-        method = environ.get("REQUEST_METHOD", "")
-        _observe(method, rule, status[0], elapsed)
-        if self.access is not None:
-            self.access.write({"ts": round(time.time(), 3), "level": "info", "logger": "cardtable.access",
-                               "msg": "request", "request_id": rid, "method": method,
-                               "path": environ.get("PATH_INFO", ""), "endpoint": rule, "status": int(status[0]),
-                               "duration_ms": round(elapsed * 1000, 3)})
+        given_method = environ.get("REQUEST_METHOD", "")
+        method, rule, code = labels(given_method, environ.get(RULE), status[0])
+        # The histogram is the time to answer (to the headers, for a stream); the access line
+        # of a stream is written when it ends.
+        _observe(method, rule, code, time.perf_counter() - started)
+        if self.access is None:
+            return body
+        access = self.access
+
+        def log() -> None:
+            entry = {"ts": round(time.time(), 3), "level": "info", "logger": "cardtable.access",
+                     "msg": "request", "request_id": rid, "method": given_method[:32],
+                     "path": environ.get("PATH_INFO", ""), "endpoint": rule, "status": int(status[0]),
+                     "duration_ms": round((time.perf_counter() - started) * 1000, 3)}
+            if given is not None:
+                entry["client_request_id"] = given
+            access.write(entry)
+
+        if streamed[0]:
+            return _Streamed(body, log)
+        log()
         return body
 
 

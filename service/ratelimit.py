@@ -13,8 +13,9 @@ it from X-Forwarded-For; with 0 (the default) that header is ignored, as anyone 
 
 ``/healthz``, ``/readyz`` and ``/metrics`` are never limited: probes and scrapers must see the
 truth. When the store cannot be reached the limiter fails open (the request goes on, and
-answers 503 itself if it needs the store) and stays out of the way for a second, so that an
-outage costs no extra timeout per request.
+answers 503 itself if it needs the store). Its count goes through the store's pool and circuit
+breaker (``service.guard``): while the breaker is not closed the limiter does not ask the store
+at all (nor probes it), so a request that does not need the store never waits for a hung one.
 """
 
 from __future__ import annotations
@@ -26,19 +27,16 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from flask import Flask, Response, request
 
 from service import auth
 from service.errors import problem
-from service.store import Store
+from service.store import RedisStore, Store, StoreUnavailable
 
 log = logging.getLogger("cardtable")
 
 EXEMPT = frozenset({"/healthz", "/readyz", "/metrics"})
-#: After the store failed, the limiter is skipped for this many seconds (fail open).
-FAIL_OPEN_SECONDS = 1.0
 _UNITS = {"s": 1.0, "sec": 1.0, "second": 1.0, "m": 60.0, "min": 60.0, "minute": 60.0, "h": 3600.0, "hour": 3600.0}
 _RATE = re.compile(r"^\s*(\d+)\s*/\s*(\d*)\s*([a-z]+)\s*$")
 
@@ -76,13 +74,15 @@ def rate_key(who: str) -> str:
 
 
 class RedisCounter:
-    """Counts in the store's Redis (a server, a Sentinel-managed primary or a cluster)."""
+    """Counts in the store's Redis (a server, a Sentinel-managed primary or a cluster), through the
+    store's pool and breaker; never as the breaker's probe."""
 
-    def __init__(self, client: Any) -> None:
-        self._hit = client.register_script(_HIT)
+    def __init__(self, store: RedisStore) -> None:
+        self._store = store
+        self._hit = store.client.register_script(_HIT)
 
     def hit(self, who: str, window_ms: int) -> tuple[int, int]:
-        count, left = self._hit(keys=[rate_key(who)], args=[window_ms])
+        count, left = self._store.script(self._hit, [rate_key(who)], [window_ms], probe=False)
         return int(count), int(left)
 
 
@@ -115,17 +115,12 @@ class RateLimiter:
         self.counter = counter
         self.errors = errors
         self._window_ms = max(1, int(rate.window * 1000))
-        self._open_until = 0.0  # fail open until then (monotonic)
 
     def check(self, who: str) -> int | None:
-        if time.monotonic() < self._open_until:
-            return None
         try:
             count, left_ms = self.counter.hit(who, self._window_ms)
-        except self.errors as exc:
-            self._open_until = time.monotonic() + FAIL_OPEN_SECONDS
-            log.warning("rate limiter off for %.0f s, the store failed: %s", FAIL_OPEN_SECONDS, exc)
-            return None
+        except self.errors:
+            return None  # fail open: the store's breaker logs the outage and keeps later calls fast
         if count <= self.rate.limit:
             return None
         return max(1, math.ceil(left_ms / 1000))
@@ -148,11 +143,8 @@ def install(app: Flask, rate_text: str | None, store: Store, trusted_proxies: in
     if not rate_text:
         return None
     rate = Rate.parse(rate_text)
-    client = getattr(store, "client", None)
-    if client is not None:
-        import redis
-
-        limiter = RateLimiter(rate, RedisCounter(client), (redis.exceptions.RedisError,))
+    if isinstance(store, RedisStore):
+        limiter = RateLimiter(rate, RedisCounter(store), (StoreUnavailable,))
     else:
         limiter = RateLimiter(rate, MemoryCounter(), ())
 

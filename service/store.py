@@ -16,17 +16,40 @@ many replicas hold it, so a failover to one of them cannot lose it. When too few
 answer in time the write may have applied on the primary alone: ``NotReplicated`` (a 503),
 and the retry with the same Idempotency-Key replays the stored answer, after waiting for
 the replicas in turn.
+
+Every call to Redis goes through ``service.guard``: at most ``pool_size`` at once per worker
+(CARDTABLE_REDIS_POOL; the others wait their turn for up to the store timeout), refused at once while
+the circuit breaker is open (CARDTABLE_BREAKER_SECONDS after the store failed to answer; on a cluster
+one breaker per node, so a lost master pauses only its own games), and never retried after a
+timeout: a hung Redis costs a request at most one CARDTABLE_STORE_TIMEOUT. Identical reads at once
+(the streams of one game re-reading its log after a move) share one round trip.
+
+``secret()`` is the server secret that keyed creates derive their game id and seat tokens from
+(``service.games``): CARDTABLE_SECRET when set, else a random one kept in Redis (``cardtable:secret``,
+written once with SET NX, so every worker and restart shares it), else, in process, one per process.
 """
 
 from __future__ import annotations
 
+import logging
+import secrets
 import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from service.guard import Breaker, Gate, Late, Shared
 from service.live import LocalHub, RedisHub
+
+log = logging.getLogger("cardtable")
+
+#: Connections to Redis per worker (CARDTABLE_REDIS_POOL) unless configured.
+POOL_SIZE = 32
+#: Seconds the breaker refuses calls after the store failed to answer (CARDTABLE_BREAKER_SECONDS).
+BREAKER_SECONDS = 1.0
+#: Where the server secret is kept when CARDTABLE_SECRET is not set.
+SECRET_KEY = "cardtable:secret"
 
 
 class StoreUnavailable(Exception):
@@ -73,6 +96,10 @@ class Store(Protocol):
 
     def idempotent(self, game_id: str, key: str) -> bytes | None:
         """The response stored under an Idempotency-Key for this game, if any."""
+        ...
+
+    def secret(self) -> bytes:
+        """The server secret (CARDTABLE_SECRET, else one the store keeps for every worker)."""
         ...
 
 
@@ -137,63 +164,147 @@ return 1
 
 
 class RedisStore:
-    """The production store on redis-py (a single server or a Redis Cluster)."""
+    """The production store on redis-py (a single server, a Sentinel-managed primary or a Redis Cluster)."""
 
     kind = "redis"
 
-    def __init__(self, client: Any, min_acks: int = 0, wait_timeout: float = 0.5) -> None:
+    def __init__(self, client: Any, min_acks: int = 0, timeout: float = 1.0, pool_size: int = POOL_SIZE,
+                 breaker_seconds: float = BREAKER_SECONDS, secret: str | None = None) -> None:
         import redis
         from redis.cluster import RedisCluster
 
         # Every failure of the store (unreachable, loading, read-only replica, out of memory,
         # cluster resharding) means the same to a client: nothing was written, retry later.
         self._errors = (redis.exceptions.RedisError,)
+        # Of those, the ones where the store did not answer at all: they open the breaker (a full
+        # client-side pool is this worker's own affair and never does).
+        self._unanswered = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
+        self._own_limit = redis.exceptions.MaxConnectionsError
         self._no_script = redis.exceptions.NoScriptError
         self.client = client
         self.cluster = isinstance(client, RedisCluster)
         # Sharded pub/sub on a cluster: a game's channel lives on its slot's node, like its keys.
         self.publish = "SPUBLISH" if self.cluster else "PUBLISH"
         self.min_acks = min_acks
+        self.timeout = timeout
         # WAIT's own limit, in ms; kept below the socket timeout so WAIT answers first.
-        self.wait_ms = max(1, int(wait_timeout * 1000))
-        self.hub: LocalHub = RedisHub(client, self.cluster, ready_timeout=wait_timeout * 2)
+        self.wait_ms = max(1, int(timeout * 500))
+        self.gate = Gate(pool_size)
+        self.breaker_seconds = breaker_seconds
+        # A probe is bounded by its wait for the gate and its round trip; past that it was lost.
+        self._probe_seconds = 2 * timeout + 1.0
+        self._breakers: dict[str, Breaker] = {}
+        self._shared = Shared()
+        self._secret = secret.encode() if secret else None
+        self.hub: LocalHub = RedisHub(client, self.cluster, ready_timeout=timeout)
         self._commit = client.register_script(_COMMIT)
         self._create = client.register_script(_CREATE)
         self._get_replicated = client.register_script(_GET_REPLICATED)
 
     @staticmethod
-    def _timeouts(timeout: float) -> dict[str, Any]:
-        return {"socket_timeout": timeout, "socket_connect_timeout": timeout}
+    def _options(timeout: float, pool_size: int) -> dict[str, Any]:
+        # redis-py's own pool may hold a few more connections than the gate lets calls use at once:
+        # the live updates' pub/sub connection, and one being replaced after an error.
+        return {"socket_timeout": timeout, "socket_connect_timeout": timeout, "max_connections": pool_size + 4}
 
-    @classmethod
-    def from_url(cls, url: str, timeout: float = 1.0, cluster: bool = False, min_acks: int = 0) -> RedisStore:
+    @staticmethod
+    def _retry() -> Any:
+        """One immediate retry, and only when the connection itself broke (a pooled connection the
+        server closed, a refused connect): those fail at once. A timeout is never retried, so a hung
+        Redis costs one timeout, not two."""
         import redis
         from redis.backoff import NoBackoff
         from redis.retry import Retry
 
-        kw = cls._timeouts(timeout)
-        if cluster:
-            from redis.cluster import RedisCluster
+        return Retry(NoBackoff(), 1, supported_errors=(redis.exceptions.ConnectionError,))
 
-            # One quick retry, as below: the default (ten, with backoff) holds a worker for seconds
-            # while a failed primary is being replaced, where a 503 lets the client decide.
-            return cls(RedisCluster.from_url(url, retry=Retry(NoBackoff(), 1), **kw), min_acks, timeout / 2)
-        # One quick retry on a dropped connection; more would hold the worker past the timeout.
-        return cls(redis.Redis.from_url(url, retry=Retry(NoBackoff(), 1), **kw), min_acks, timeout / 2)
+    @classmethod
+    def from_url(cls, url: str, timeout: float = 1.0, cluster: bool = False, min_acks: int = 0,
+                 pool_size: int = POOL_SIZE, breaker_seconds: float = BREAKER_SECONDS,
+                 secret: str | None = None) -> RedisStore:
+        import redis
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
+
+        kw = cls._options(timeout, pool_size)
+        if cluster:
+            # One quick retry after the cluster's topology changed (a failed master replaced); the
+            # default (ten, with backoff) holds a worker for seconds where a 503 lets the client decide.
+            client: Any = _cluster_class().from_url(url, retry=Retry(NoBackoff(), 1), **kw)
+        else:
+            client = redis.Redis.from_url(url, retry=cls._retry(), **kw)
+        return cls(client, min_acks, timeout, pool_size, breaker_seconds, secret)
 
     @classmethod
     def from_sentinels(cls, sentinels: Sequence[tuple[str, int]], master: str, timeout: float = 1.0,
-                       min_acks: int = 1) -> RedisStore:
+                       min_acks: int = 1, pool_size: int = POOL_SIZE, breaker_seconds: float = BREAKER_SECONDS,
+                       secret: str | None = None) -> RedisStore:
         """The primary of ``master`` as the Sentinels name it: every new connection asks them,
         and a connection to a demoted primary (READONLY) is dropped, so the store follows a
         failover by itself; until it completes, requests answer 503."""
-        from redis.backoff import NoBackoff
-        from redis.retry import Retry
         from redis.sentinel import Sentinel
 
-        kw = cls._timeouts(timeout)
-        manager = Sentinel(list(sentinels), sentinel_kwargs=dict(kw), **kw)
-        return cls(manager.master_for(master, retry=Retry(NoBackoff(), 1)), min_acks, timeout / 2)
+        kw = cls._options(timeout, pool_size)
+        manager = Sentinel(list(sentinels), sentinel_kwargs={"socket_timeout": timeout,
+                                                              "socket_connect_timeout": timeout}, **kw)
+        client = manager.master_for(master, retry=cls._retry())
+        return cls(client, min_acks, timeout, pool_size, breaker_seconds, secret)
+
+    # --- every call to Redis --------------------------------------------------------------------
+
+    def breaker(self, key: str | None = None) -> Breaker:
+        """The breaker of the node that serves ``key``: one per node on a cluster, else one."""
+        name = ""
+        if self.cluster and key is not None:
+            try:
+                node = self.client.get_node_from_key(key)
+                name = node.name if node is not None else ""
+            except Exception:  # noqa: BLE001 -- a slot not covered right now: the cluster-wide breaker
+                name = ""
+        found = self._breakers.get(name)
+        if found is None:
+            if len(self._breakers) > 256:  # nodes come and go over a cluster's life: stay bounded
+                self._breakers.clear()
+            found = self._breakers.setdefault(name, Breaker(self.breaker_seconds, self._probe_seconds))
+        return found
+
+    def _call(self, fn: Any, *args: Any, route: str | None = None, probe: bool = True, **kw: Any) -> Any:
+        """``fn(*args, **kw)`` against Redis: through the gate, past the breaker of ``route``'s node
+        (``probe=False``: never as the probe of a half-open breaker, the rate limiter's case).
+        Every failure is StoreUnavailable; only an unanswered call (timeout, connection) opens
+        the breaker."""
+        breaker = self.breaker(route)
+        if breaker.refuses(probe):
+            raise StoreUnavailable("the store failed to answer a moment ago; not asked again yet")
+        if not self.gate.enter(self.timeout):
+            raise StoreUnavailable(f"no connection to the store came free within {self.timeout:g} s")
+        try:
+            if not breaker.admit(probe):
+                raise StoreUnavailable("the store failed to answer a moment ago; not asked again yet")
+            started = time.monotonic()
+            try:
+                result = fn(*args, **kw)
+            except self._unanswered as exc:
+                if not isinstance(exc, self._own_limit) and breaker.failed(started):
+                    log.warning("store did not answer (%s): refusing store calls for %g s",
+                                exc.__class__.__name__, self.breaker_seconds)
+                raise StoreUnavailable(str(exc)) from None
+            except self._errors as exc:
+                breaker.answered()
+                raise StoreUnavailable(str(exc)) from None
+            breaker.answered()
+            return result
+        finally:
+            self.gate.leave()
+
+    def _shared_read(self, key: tuple[Any, ...], read: Any) -> Any:
+        """``read()`` shared with the identical reads in flight (``service.guard.Shared``)."""
+        try:
+            # A follower waits for the read ahead of its own and then its own: each bounded by the
+            # gate's wait and one round trip.
+            return self._shared.run(key, read, 4 * self.timeout)
+        except Late as exc:
+            raise StoreUnavailable(str(exc)) from None
 
     def _replicated(self, script: Any, keys: list[str], args: list[Any]) -> tuple[Any, int]:
         """Run ``script`` and then ``WAIT`` on one connection (a pipeline, one round trip):
@@ -225,17 +336,19 @@ class RedisStore:
     def _write(self, script: Any, keys: list[str], args: list[Any]) -> bool:
         """Run a write script; with ``min_acks``, acknowledged only once replicated."""
         if not self.min_acks:
-            return bool(self._call(script, keys=keys, args=args))
-        applied, acks = self._call(self._replicated, script, keys, args)
+            return bool(self._call(script, keys=keys, args=args, route=keys[0]))
+        applied, acks = self._call(self._replicated, script, keys, args, route=keys[0])
         if applied and acks < self.min_acks:
             raise NotReplicated(f"{acks} of {self.min_acks} replicas acknowledged the write")
         return bool(applied)
 
-    def _call(self, fn: Any, *args: Any, **kw: Any) -> Any:
-        try:
-            return fn(*args, **kw)
-        except self._errors as exc:
-            raise StoreUnavailable(str(exc)) from None
+    def script(self, script: Any, keys: list[str], args: list[Any], probe: bool = True) -> Any:
+        """Run a Lua script registered on ``client`` through the gate and the breaker (the rate
+        limiter's counter runs with ``probe=False``: it fails open rather than wait for a store
+        that has just failed)."""
+        return self._call(script, keys=keys, args=args, route=keys[0], probe=probe)
+
+    # --- the Store interface ----------------------------------------------------------------------
 
     def ping(self) -> None:
         self._call(self.client.ping)
@@ -247,7 +360,8 @@ class RedisStore:
         return self._write(self._create, keys, args)
 
     def load(self, game_id: str) -> Loaded | None:
-        got = self._call(self.client.hmget, game_key(game_id), ["v", "s"])
+        key = game_key(game_id)
+        got = self._shared_read(("load", game_id), lambda: self._call(self.client.hmget, key, ["v", "s"], route=key))
         if got[0] is None or got[1] is None:
             return None
         return Loaded(int(got[0]), got[1])
@@ -260,19 +374,47 @@ class RedisStore:
         return self._write(self._commit, keys, args)
 
     def log(self, game_id: str, start: int = 0, count: int | None = None) -> list[bytes]:
+        key = log_key(game_id)
         stop = -1 if count is None else start + count - 1
-        return list(self._call(self.client.lrange, log_key(game_id), start, stop))
+        got = self._shared_read(("log", game_id, start, stop),
+                                lambda: self._call(self.client.lrange, key, start, stop, route=key))
+        return list(got)
 
     def idempotent(self, game_id: str, key: str) -> bytes | None:
+        name = idem_key(game_id, key)
         if not self.min_acks:
-            value = self._call(self.client.get, idem_key(game_id, key))
+            value = self._call(self.client.get, name, route=name)
             return None if value is None else bytes(value)
         # The answer may be on the primary alone (its first request got NotReplicated): replay
         # it only once the replicas hold it, or the replay would acknowledge a losable move.
-        value, acks = self._call(self._replicated, self._get_replicated, [idem_key(game_id, key)], [])
+        value, acks = self._call(self._replicated, self._get_replicated, [name], [], route=name)
         if value is not None and acks < self.min_acks:
             raise NotReplicated(f"{acks} of {self.min_acks} replicas acknowledged the stored answer")
         return None if value is None else bytes(value)
+
+    def secret(self) -> bytes:
+        if self._secret is None:
+            # Written once for the whole deployment (SET NX): the first worker's random value wins,
+            # and every worker, now and after restarts, reads that one.
+            self._call(self.client.set, SECRET_KEY, secrets.token_urlsafe(32), nx=True, route=SECRET_KEY)
+            kept = self._call(self.client.get, SECRET_KEY, route=SECRET_KEY)
+            if kept is None:  # deleted between the two calls: nothing to derive from yet
+                raise StoreUnavailable("the server secret could not be kept in the store")
+            self._secret = bytes(kept)
+        return self._secret
+
+
+def _cluster_class() -> Any:
+    from redis.cluster import RedisCluster
+    from redis.exceptions import ClusterDownError, ConnectionError, SlotNotCoveredError
+
+    class Cluster(RedisCluster):  # type: ignore[misc]
+        """redis-py's cluster client, minus its retry after a timeout (a hung node would cost two
+        timeouts): a broken connection or a cluster still electing is retried once, as before."""
+
+        ERRORS_ALLOW_RETRY = (ConnectionError, ClusterDownError, SlotNotCoveredError)
+
+    return Cluster
 
 
 class MemoryStore:
@@ -284,8 +426,10 @@ class MemoryStore:
 
     kind = "memory"
 
-    def __init__(self, clock: Any = time.monotonic) -> None:
+    def __init__(self, clock: Any = time.monotonic, secret: str | None = None) -> None:
         self._lock = threading.Lock()
+        # One process is the whole deployment here: a random secret per process is shared by all.
+        self._secret = secret.encode() if secret else secrets.token_bytes(32)
         self._games: dict[str, tuple[int, bytes, float]] = {}
         self._logs: dict[str, list[bytes]] = {}
         self._idem: dict[tuple[str, str], tuple[bytes, float]] = {}
@@ -351,3 +495,6 @@ class MemoryStore:
             if got is None or got[1] <= self._clock():
                 return None
             return got[0]
+
+    def secret(self) -> bytes:
+        return self._secret

@@ -73,7 +73,7 @@ def _static(folder: Path, name: str) -> Response:
 
 
 def install(app: Flask, api: Api) -> None:
-    """Register /play/ and /docs/static/, and list GET /play/ in the spec (API.md lists it)."""
+    """Register /play/ and /docs/static/, and list GET /play/ in the spec (so clients find the web table there)."""
     app.register_blueprint(make_web_blueprint())
     rules = {r.rule: r for r in app.url_map.iter_rules()}
     api.spec.path(rule=rules["/play/"], operations={"get": {

@@ -1,4 +1,4 @@
-"""Shared checks of the bot hooks of issue 14 (``heuristic_move``, ``evaluate``, ``determinize``) for
+"""Shared checks of the bot hooks (``heuristic_move``, ``evaluate``, ``determinize``) for
 the per-game strategy tests: seeded positions from mixed play, and small seeded matches.
 """
 

@@ -1,4 +1,4 @@
-"""Conformance of the bots over engines.REGISTRY (issue 14; README, "Bots").
+"""Conformance of the bots over engines.REGISTRY (README, "Bots").
 
 ``determinize`` keeps the seat's view and the cards; every level plays a listed move; the same seed
 plays the same moves; no level reads the cards hidden from its seat. Positions come from seeded

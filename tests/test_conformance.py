@@ -219,6 +219,23 @@ def test_options_are_validated(engine: Engine) -> None:
 
 
 @pytest.mark.parametrize("engine", ENGINES, ids=IDS)
+def test_every_integer_option_is_bounded_both_ways(engine: Engine) -> None:
+    """No option takes an integer without bounds: a create cannot ask for a target of 2**63 (a game
+    that never ends) or a safety cap that caps nothing; the bounds themselves are accepted."""
+    from engines.core import InvalidOptions
+
+    players = engine.players.start
+    for opt in (o for o in engine.options if o.kind == "int"):
+        assert opt.minimum is not None and opt.maximum is not None, opt.name
+        for outside in (opt.maximum + 1, opt.minimum - 1, 2**63):
+            with pytest.raises(InvalidOptions) as refused:
+                engine.new_game(players, {opt.name: outside}, "s")
+            assert f"options.{opt.name}" in refused.value.errors
+        for bound in (opt.minimum, opt.maximum):
+            assert opt.check(bound) is None, (opt.name, bound)
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=IDS)
 def test_the_deal_is_a_function_of_the_seed(engine: Engine) -> None:
     players = engine.players.start
     a = engine.new_game(players, short_options(engine), "seed-a")

@@ -225,32 +225,17 @@ def test_every_relative_link_leads_into_the_repository(page: Path) -> None:
 
 def test_a_link_out_of_the_repository_to_a_missing_file_or_heading_is_caught(tmp_path: Path) -> None:
     """The checker itself: a sibling's file is outside even when it exists; code is not a link."""
-    (tmp_path / "shared").mkdir()
-    (tmp_path / "shared" / "API.md").write_text("# API\n")
+    (tmp_path / "sibling").mkdir()
+    (tmp_path / "sibling" / "CONTRACT.md").write_text("# Contract\n")
     repo = tmp_path / "repo"
     (repo / "docs").mkdir(parents=True)
     (repo / "docs" / "a.md").write_text("# A heading: with `code`\n\n```\n# not a heading\n```\n")
     (repo / "README.md").write_text(
-        "The contract is [../shared/API.md](../shared/API.md); see [a](docs/a.md#a-heading-with-code),\n"
+        "The contract is [../sibling/CONTRACT.md](../sibling/CONTRACT.md); see [a](docs/a.md#a-heading-with-code),\n"
         "[gone](docs/gone.md), [no heading](docs/a.md#not-a-heading), [web](https://example.org/x.md),\n"
         "[top](#readme) and `[code](nowhere.md)`.\n\n# Readme\n")
     assert broken_links(repo / "README.md", repo) == [
-        "../shared/API.md: leaves the repository",
+        "../sibling/CONTRACT.md: leaves the repository",
         "docs/gone.md: no such file",
         "docs/a.md#not-a-heading: no heading #not-a-heading in docs/a.md",
     ]
-
-
-# --- standing on its own ---------------------------------------------------------------------------
-
-OWN_PAGES = sorted({ROOT / "README.md", ROOT / "bench" / "README.md", *(ROOT / "docs").rglob("*.md")})
-#: The upstream contract is "API.md" in capitals; the project's own page is docs/api.md.
-OUTSIDE = re.compile(r"\.\./shared|RULES-RESEARCH|\.de\.txt|(?<![\w/])API\.md|\b[Ii]ssues? #?\d+")
-
-
-@pytest.mark.parametrize("page", OWN_PAGES, ids=lambda p: str(p.relative_to(ROOT)))
-def test_the_project_pages_cite_nothing_outside_the_repository(page: Path) -> None:
-    """The README, docs/ and bench/README.md explain in their own words: no upstream contract file,
-    research notes, source texts or issue numbers that a reader of the repository cannot open."""
-    hits = [line for line in page.read_text().splitlines() if OUTSIDE.search(line)]
-    assert not hits, hits

@@ -1,4 +1,4 @@
-"""Events over engines.REGISTRY (API.md "Events and the log"): every game reports what its moves
+"""Events over engines.REGISTRY (each move's log entry carries them): every game reports what its moves
 cause, typed, documented, redacted per viewer, and hiding what a viewer cannot see.
 
 - ``apply_events`` returns exactly the state ``apply`` returns;

@@ -1,4 +1,4 @@
-"""Stored formats (issue 16): every format a release wrote is read through pure migration steps;
+"""Stored formats: every format a release wrote is read through pure migration steps;
 a newer format is refused, never misread. Engine-free: a toy engine stands for a game whose
 state went through two format steps."""
 

@@ -1,6 +1,6 @@
 """Conquian: two-player proto-rummy with 40 cards; meld exactly 11 cards to win a deal.
 
-Rules as implemented: seeds/conquian.md (seed text seeds/conquian.de.txt, research section 3).
+Rules as implemented, and every ruling with its reason: seeds/conquian.md.
 The game resource is a match of deals played to a target of units; drawn deals raise the stake.
 """
 

@@ -16,7 +16,7 @@ from itertools import combinations
 
 from engines.cards import SUITS, rank_of, standard_deck, suit_of
 
-#: The sequence order of the ten ranks: 7 and J are adjacent, the ace is low only (seed: "Rangfolge").
+#: The sequence order of the ten ranks: 7 and J are adjacent, the ace is low only (seeds/conquian.md 1).
 ORDER: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "J", "Q", "K")
 RANK_INDEX: dict[str, int] = {r: i for i, r in enumerate(ORDER)}
 SUIT_INDEX: dict[str, int] = {s: i for i, s in enumerate(SUITS)}

@@ -1,6 +1,8 @@
-"""Snapshot formats of Conquian and the steps between them (issue 16's contract; seeds/conquian.md 10).
+"""Snapshot formats of Conquian and the steps between them (seeds/conquian.md 10): a game stored in an
+older format is brought to the current one, step by step, before the engine reads it.
 
-Format 1: everything released before issue 12. Format 2 (issue 12, events): ``last_deal`` keeps the
+Format 1: the first; ``last_deal`` holds the deal's number, dealer, outcome, winner, stake, final melds
+and ``stock_left``. Format 2 (written since every move reports its events): ``last_deal`` keeps the
 whole final table and score of the finished deal: ``hand_counts``, ``dead``, ``discard`` and the
 match ``scores`` after it. Each step is pure: an encoded state of one format in, the same game in
 the next format out.
@@ -12,7 +14,7 @@ from typing import Any
 
 from .state import HAND_SIZE
 
-#: The snapshot format this code writes (format 1 = everything released before issue 12).
+#: The snapshot format this code writes (format 1 = the first, before moves reported events).
 FORMAT = 2
 
 

@@ -37,7 +37,7 @@ OVER = "over"
 PHASES = (CHOOSE, TURNED, DISCARD, FORCE_OFFER, FORCE_REJECT, FORCED, OVER)
 
 HAND_SIZE = 10
-#: Melded cards that win a deal (seed: "genau 11 Karten zusammengelegt").
+#: Melded cards that win a deal (the original rules: "genau 11 Karten zusammengelegt").
 WINNING_MELD_COUNT = 11
 
 OPTIONS: tuple[Option, ...] = (
@@ -45,31 +45,32 @@ OPTIONS: tuple[Option, ...] = (
         "first_dealer",
         "choice",
         "low_card_draw",
-        "Who deals the first deal: both players draw a card from a separately shuffled deck and the lower"
-        " card deals (ties draw again), or a fixed seat deals.",
+        "Who deals the first deal: 'low_card_draw' = both players draw a card from a separately shuffled"
+        " deck and the lower card deals (ties draw again); 'seat0' / 'seat1' = that seat deals.",
         choices=("low_card_draw", "seat0", "seat1"),
     ),
     Option(
         "dealer_rotation",
         "choice",
         "alternate",
-        "Who deals the next deal: the deal alternates, or the loser / the winner of the last deal deals"
-        " (after a drawn deal the deal alternates in every mode).",
+        "Who deals the next deal: 'alternate' = the other player; 'loser_deals' / 'winner_deals' = the"
+        " loser / the winner of the last deal (after a drawn deal the deal alternates in every mode).",
         choices=("alternate", "loser_deals", "winner_deals"),
     ),
     Option(
         "meld_from_hand_without_upcard",
         "bool",
         False,
-        "Literal Bicycle reading: after turning a stock card a player may also meld or lay off hand cards"
-        " without the turned card, and still reject it. Off: hand cards are melded only together with"
-        " the face-up card.",
+        "The literal reading of the original rules: after turning a stock card a player may also meld or"
+        " lay off hand cards without the turned card, and still reject it. Off (the classic game): hand"
+        " cards are melded only together with the face-up card.",
     ),
     Option(
         "max_sequence_len",
         "int",
         None,
-        "Longest allowed sequence (null = no limit, as in the seed text; pagat uses 8).",
+        "Longest allowed sequence: null = no limit (the original rules say three or more); 8 is the"
+        " limit of pagat.com's rules.",
         minimum=3,
         maximum=10,
         nullable=True,
@@ -99,8 +100,8 @@ OPTIONS: tuple[Option, ...] = (
         "draw_multiplier",
         "choice",
         "additive",
-        "Stake of a deal after k drawn deals in a row: additive = 1 + k units (Foster's pool),"
-        " exponential = 2^k units.",
+        "Stake of a deal after k drawn deals in a row: additive = 1 + k units (Foster's pool: each drawn"
+        " deal adds one unit), exponential = 2^k units (the stake doubles with each drawn deal).",
         choices=("additive", "exponential"),
     ),
     Option(

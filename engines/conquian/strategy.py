@@ -1,5 +1,5 @@
 """Conquian bot strategy: the ``greedy`` level, a position's value and the determinized worlds
-(issue 14; rules in seeds/conquian.md, section "Bots").
+(rules in seeds/conquian.md, section "Bots").
 
 The greedy player is a sensible beginner: it takes or melds the face-up card whenever that melds,
 choosing the arrangement that leaves the most ways to grow; it discards the card that is worth

@@ -1,6 +1,6 @@
 """Kanaster: the Swiss house rules of canasta, 2 to 5 players each for himself.
 
-Seed: seeds/kanaster.de.txt; rules as implemented, dealing order, options and rulings:
+Rules as implemented, dealing order, options and every ruling with its reason:
 seeds/kanaster.md. Two or three packs with jokers; the cutter keeps the wild cards at the cut;
 13 cards each; red 3s are laid out and replaced; melds of one rank with fewer wild cards than
 natural cards; the pile is taken by melding its top card; canastas block their rank; going out

@@ -25,7 +25,8 @@ BLACK_THREE_RANK = "3"
 CANASTA_SIZE = 7
 RED_THREE_VALUE = 100
 
-#: The card table the seed text refers to ("gemäss obiger Tabelle"), seeds/kanaster.md section 2.
+#: The card table the original rules refer to but leave out ("gemäss obiger Tabelle"): the standard
+#: canasta values, seeds/kanaster.md section 2.
 POINTS: dict[str, int] = {
     JOKER: 50, "2": 20, "A": 20,
     "K": 10, "Q": 10, "J": 10, "10": 10, "9": 10, "8": 10,

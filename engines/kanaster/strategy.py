@@ -1,5 +1,5 @@
 """Kanaster bot strategy: the ``greedy`` level, a position's value and the determinized worlds
-(issue 14; rules in seeds/kanaster.md, section "Bots").
+(rules in seeds/kanaster.md, section "Bots").
 
 The greedy player is a sensible beginner: it takes the pile whenever a listed take exists (more
 cards, more melds), melds and lays off what it can (most points first, canastas above all, wild

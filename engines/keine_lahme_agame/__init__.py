@@ -1,6 +1,6 @@
 """Keine lahme Agame (Sezgin Güven, Mücke Spiele): a trick-taking and catching game.
 
-Rules as implemented: ``seeds/keine-lahme-agame.md`` (seed text ``keine-lahme-agame.de.txt``).
+Rules as implemented, and every ruling with its reason: ``seeds/keine-lahme-agame.md``.
 The published rules stop after the catching round ("Fangen"), so what happens to trick cards,
 what fits a display, scoring and game end are a provisional reconstruction behind options;
 the engine is marked ``provisional``.
@@ -27,7 +27,7 @@ class KeineLahmeAgameEngine(EngineDefaults):
     options: tuple[Option, ...] = rules.OPTIONS
     provisional = True
     move_types: tuple[type[Move], ...] = MOVE_TYPES
-    format = _migrations.FORMAT  # the snapshot format ``encode`` writes (issue 16)
+    format = _migrations.FORMAT  # the snapshot format ``encode`` writes (older ones are migrated)
     migrations = _migrations.MIGRATIONS
 
     def new_game(

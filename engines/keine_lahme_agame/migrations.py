@@ -1,8 +1,10 @@
-"""Snapshot formats of Keine lahme Agame and the steps between them (issue 16's contract).
+"""Snapshot formats of Keine lahme Agame and the steps between them: a game stored in an older format
+is brought to the current one, step by step, before the engine reads it.
 
-Format 1: everything released before issue 12 (events). Format 2 (seeds/keine-lahme-agame.md
-"Events"): the finished section kept in ``last_section`` gains its final table, the hands revealed,
-the rows scored and the discard pile. Each step is pure: an encoded state of one format in, the same
+Format 1: the first, before moves reported events; ``last_section`` keeps the section's number,
+emptied seats, points and complete rows. Format 2 (seeds/keine-lahme-agame.md "Events"): the
+finished section kept in ``last_section`` gains its final table, the hands revealed, the rows scored
+and the discard pile. Each step is pure: an encoded state of one format in, the same
 game in the next format out.
 """
 
@@ -10,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-#: The snapshot format this code writes (format 1 = everything released before issue 12).
+#: The snapshot format this code writes (format 1 = the first, before moves reported events).
 FORMAT = 2
 
 

@@ -2,8 +2,8 @@
 
 Section numbers (§) refer to ``seeds/keine-lahme-agame.md``. What the published text states
 (§2-§5) is implemented as stated; the publisher's page stops after the catching round, so
-trick-card disposal, what fits a row, scoring and game end (§6-§7) are the provisional
-reconstruction of the research (sections 2.5-2.6), selected by options.
+trick-card disposal, what fits a row, scoring and game end (§6-§7) are a provisional
+reconstruction, selected by options (each reading and its reason: §6-§7 and §11).
 """
 
 from __future__ import annotations
@@ -62,8 +62,8 @@ OPTIONS: tuple[Option, ...] = (
         "card_set",
         "choice",
         "H2",
-        "cards per colour: H2 = 1,1,2,3,5,8,13,21 and the hat (the reference card is the tenth); "
-        "H1 adds a 34 (research A-A1)",
+        "cards per colour: H2 = 1,1,2,3,5,8,13,21 and the hat (the reference card is the tenth of a "
+        "colour's 10 cards); H1 = the same plus a 34 (10 playing cards and a separate reference card)",
         choices=("H2", "H1"),
         provisional=True,
     ),
@@ -71,7 +71,8 @@ OPTIONS: tuple[Option, ...] = (
         "first_leader",
         "choice",
         "seat0",
-        "who leads the first round of the first section: seat 0, or a seat drawn from the seed (A-A3)",
+        "who leads the first round of the first section: seat 0 (seat0), or a seat drawn at random from "
+        "the game's seed (random); later sections pass the first lead on clockwise",
         choices=("seat0", "random"),
         provisional=True,
     ),
@@ -80,7 +81,7 @@ OPTIONS: tuple[Option, ...] = (
         "choice",
         "row_then_hand",
         "the trick winner takes the trick; cards not put into his row go to his hand (row_then_hand) "
-        "or onto the discard pile in play order (row_then_discard) (A-A4); with row_then_hand cards can "
+        "or onto the discard pile in play order (row_then_discard); with row_then_hand cards can "
         "circulate between hands forever, so a section need never end (the game is then aborted at max_turns); "
         "with row_then_discard every round shrinks the hands and each section ends",
         choices=("row_then_hand", "row_then_discard"),
@@ -100,21 +101,23 @@ OPTIONS: tuple[Option, ...] = (
         "row_accepts_own_colour",
         "bool",
         True,
-        "a card of the row owner's own colour fits his row (A-A5)",
+        "true: a card of any colour, the row owner's own included, fits his row when its value's position "
+        "is free; false: only the other players' colours fit",
         provisional=True,
     ),
     Option(
         "hut_has_slot",
         "bool",
         False,
-        "the row has a hat position, so a hat fits a row and can be caught (A-A6)",
+        "true: the row has a hat position, so a hat fits a row and can be caught; false: a hat never fits "
+        "a row and cannot be caught",
         provisional=True,
     ),
     Option(
         "hut_payment",
         "choice",
         "infinite",
-        "a hat paid for a catch counts as at least any value (infinite) or may not be paid (forbidden) (A-A6)",
+        "a hat paid for a catch counts as at least any value (infinite) or may not be paid (forbidden)",
         choices=("infinite", "forbidden"),
         provisional=True,
     ),
@@ -123,7 +126,7 @@ OPTIONS: tuple[Option, ...] = (
         "choice",
         "complete100_else_10_per_card",
         "points per row at a section's end: 100 for a complete row, else 10 per card "
-        "(complete100_else_10_per_card) or 0 (complete100_only) (A-A12)",
+        "(complete100_else_10_per_card) or 0 (complete100_only)",
         choices=("complete100_else_10_per_card", "complete100_only"),
         provisional=True,
     ),
@@ -132,7 +135,7 @@ OPTIONS: tuple[Option, ...] = (
         "choice",
         "full",
         "at a new section every card returns to its owner's hand (full), or rows stay and every other "
-        "card returns to its owner (rows_persist) (A-A12)",
+        "card returns to its owner (rows_persist)",
         choices=("full", "rows_persist"),
         provisional=True,
     ),
@@ -140,7 +143,7 @@ OPTIONS: tuple[Option, ...] = (
         "sections_per_game",
         "int",
         None,
-        "sections in a game; null = one per player, the first leader rotating clockwise (A-A12)",
+        "sections in a game; null = one per player, the first leader rotating clockwise",
         minimum=1,
         maximum=50,
         nullable=True,
@@ -265,7 +268,7 @@ def free_positions(cfg: Config, row: tuple[str, ...], value: int | None) -> int:
 
 
 def fits(cfg: Config, row: tuple[str, ...], owner: int, card: str) -> bool:
-    """A card fits a row when a position of its value is free (§6, A-A5); the hat only with a
+    """A card fits a row when a position of its value is free (§6.1); the hat only with a
     hat position (hut_has_slot); own colour only with row_accepts_own_colour."""
     if not cfg.row_accepts_own_colour and colour_index(card) == owner:
         return False
@@ -319,7 +322,7 @@ def won_cards(plays: tuple[Play, ...]) -> tuple[str, ...]:
 
 
 def trick_winner(plays: tuple[Play, ...]) -> int:
-    """The highest play wins; on equal values the earliest of them (§4.2, research R3)."""
+    """The highest play wins; on equal values the earliest of them (§4.2, the publisher's tie rule)."""
     best = plays[0]
     for p in plays[1:]:
         if play_value(p.cards) > play_value(best.cards):
@@ -649,7 +652,7 @@ def place_options(state: State) -> list[tuple[str, ...]]:
 
 def _apply_discard_single(state: State, seat: int, move: DiscardSingle, ev: list[Event]) -> State:
     """§4.3: a leader whose only hand card is single-digit puts it face up on the discard pile;
-    his hand is then empty, which ends the section (A-A8)."""
+    his hand is then empty, which ends the section (§7.1)."""
     if state.phase not in (LEAD, TRICK_LEAD):
         raise IllegalMove("wrong_phase", "only the leader, instead of leading, discards a single card")
     hand = state.hands[seat]

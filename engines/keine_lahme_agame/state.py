@@ -1,9 +1,9 @@
 """Keine lahme Agame: cards, configuration, moves and the immutable game state.
 
-The rules are in ``seeds/keine-lahme-agame.md`` (seed text ``keine-lahme-agame.de.txt``,
-research section 2). Every card belongs to one player's colour ("Farbe"); a card's code is
-``<colour>-<value>``: ``red-1`` ... ``red-21`` (``red-34`` with card set H1) and
-``red-hat`` for the hat ("Hut"). A colour's two 1s are identical and share the code ``red-1``.
+The rules, and every ruling with its reason, are in ``seeds/keine-lahme-agame.md``. Every card
+belongs to one player's colour ("Farbe"); a card's code is ``<colour>-<value>``: ``red-1`` ...
+``red-21`` (``red-34`` with card set H1) and ``red-hat`` for the hat ("Hut"). A colour's two 1s are
+identical and share the code ``red-1``.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from engines.core import Move
 #: Colours in seat order: seat i plays COLOURS[i] (the real colours are not published; seeds §1).
 COLOURS: tuple[str, ...] = ("red", "yellow", "green", "blue", "purple")
 
-#: The numbered cards ("Agamenkarten") of one colour, per card set (research A-A1).
+#: The numbered cards ("Agamenkarten") of one colour, per card set (option ``card_set``, §1).
 VALUES: dict[str, tuple[int, ...]] = {
     "H2": (1, 1, 2, 3, 5, 8, 13, 21),
     "H1": (1, 1, 2, 3, 5, 8, 13, 21, 34),

@@ -1,5 +1,5 @@
 """How a sensible beginner plays Keine lahme Agame, how good a position is, and what a seat knows:
-the bot hooks of issue 14.
+the bot hooks (``heuristic_move``, ``evaluate``, ``determinize``).
 
 Rules: seeds/keine-lahme-agame.md (section "Bots" describes the ``greedy`` level; the provisional
 rules of §6-§7 are taken as the options in force say). ``heuristic_move`` is the ``greedy`` bot and

@@ -92,7 +92,7 @@ def view(state: State, seat: int | None) -> dict[str, JSON]:
             "rest": list(last_trick.rest),
             "rest_to": last_trick.rest_to,
         },
-        # The last finished section stays, with its final table, until the next one ends (issue 12).
+        # The last finished section stays, with its final table, until the next one ends (§12).
         "last_section": None if last_section is None else section_summary(cfg, last_section, state.history),
         "section_points": [list(p) for p in state.history],
         "scores": list(state.scores),

@@ -1,7 +1,7 @@
 """Siebenschläfer: a pub shedding game for 2-8 players with two decks, where every play is a pair
 that must exceed the last one, 7s make others draw and the first empty hand wins.
 
-Seed: seeds/siebenschlaefer.de.txt; rules as implemented and every ruling: seeds/siebenschlaefer.md.
+Rules as implemented, and every ruling with its reason: seeds/siebenschlaefer.md.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ class SiebenschlaeferEngine(EngineDefaults):
     title = "Siebenschläfer"
     players = rules.PLAYERS
     options: tuple[Option, ...] = rules.OPTIONS
-    provisional = False  # the seed is complete after the documented rulings (research section 4)
-    format = migrations.FORMAT  # the snapshot format ``encode`` writes (issue 16)
+    provisional = False  # the original rules are complete after the rulings of seeds/siebenschlaefer.md
+    format = migrations.FORMAT  # the snapshot format ``encode`` writes (older ones are migrated)
     migrations = migrations.MIGRATIONS
     move_types: tuple[type[Move], ...] = MOVE_TYPES
 

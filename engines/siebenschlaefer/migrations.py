@@ -1,10 +1,11 @@
-"""Snapshot formats of Siebenschläfer and the steps between them (issue 16's contract).
+"""Snapshot formats of Siebenschläfer and the steps between them: a game stored in an older format
+is brought to the current one, step by step, before the engine reads it.
 
-Format 1: everything released before the stalled-round rule. Format 2 (seeds/siebenschlaefer.md
-section 12): the settings gain ``stalled_round``, and every finished round in ``history`` gains its
-``reason`` and ``winners``. Format 3 (section 16, issue 12): every finished round keeps the table as
-it ended (``top``, ``target``, ``pile_count``, ``stock_count``). Each step is pure: an encoded state
-of one format in, the same game in the next format out.
+Format 1: the first, before the stalled-round rule. Format 2 (seeds/siebenschlaefer.md section 12):
+the settings gain ``stalled_round``, and every finished round in ``history`` gains its ``reason``
+and ``winners``. Format 3 (section 16, written since every move reports its events): every finished
+round keeps the table as it ended (``top``, ``target``, ``pile_count``, ``stock_count``). Each step
+is pure: an encoded state of one format in, the same game in the next format out.
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ FORMAT = 3
 def state_1_to_2(data: dict[str, Any]) -> dict[str, Any]:
     """Pure: an encoded format-1 state -> the same game in format 2 (seeds/siebenschlaefer.md 12).
 
-    - ``settings.stalled_round`` = ``count_hands``, the new default: the issue asks that a table in a
-      round that can never end gets its hands counted instead of "aborted, no winner". Nothing that
+    - ``settings.stalled_round`` = ``count_hands``, the new default: a table in a round that can
+      never end should get its hands counted, as at the pub, instead of "aborted, no winner". Nothing that
       happened changes: a round in flight is checked for the stall only after its next move, and a
       format-1 game has never ended as stalled. ``max_turns`` keeps its stored value (the game was
       created with it).

@@ -1,7 +1,7 @@
 """The rules of Siebenschläfer: dealing and the lot draw, legal moves, applying a move, the result.
 
-Seed: seeds/siebenschlaefer.de.txt; rules as implemented and every ruling: seeds/siebenschlaefer.md
-(section numbers below refer to it). Research: RULES-RESEARCH.md section 4 (ids A-Z1 ... A-Z18).
+Rules as implemented, and every ruling with its reason: seeds/siebenschlaefer.md (section numbers
+below refer to it).
 """
 
 from __future__ import annotations
@@ -47,14 +47,14 @@ from engines.siebenschlaefer.state import (
     sort_hand,
 )
 
-PLAYERS = range(2, 9)  # A-Z2: 2 to 8 players (10 cards each leave a stock of 24 to 84)
+PLAYERS = range(2, 9)  # 2 to 8 players (section 1: 10 cards each leave a stock of 24 to 84)
 
 OPTIONS: tuple[Option, ...] = (
     Option(
         "aa_rule",
         "choice",
         "always",
-        "When a pair of aces may be laid (A-Z10); it always frees the table for the next player. "
+        "When a pair of aces may be laid; it always frees the table for the next player. "
         "'always' = on any value; 'value_22' = it counts 22 and must exceed the value like any pair; "
         "'value_2' = it counts 2, so only on a free table.",
         choices=("always", "value_22", "value_2"),
@@ -63,20 +63,21 @@ OPTIONS: tuple[Option, ...] = (
         "allow_voluntary_pass",
         "bool",
         False,
-        "May a player who could lay a pair draw two and pass instead (A-Z6)? Off: a player who can lay must. "
+        "May a player who could lay a pair draw two and pass instead? Off: a player who can lay must. "
         "On, a round can go on for ever (everybody draws and passes); max_turns then aborts it.",
     ),
     Option(
         "skip_counts_as_pass",
         "bool",
         False,
-        "Does the turn a player misses after a single 7 count as a pass towards the all-passed reset (A-Z8)?",
+        "Does the turn a player misses after a single 7 count as a pass towards the all-passed reset? "
+        "Off: a missed turn neither counts nor breaks a run of passes.",
     ),
     Option(
         "pass_reset_threshold",
         "choice",
         "all_players",
-        "How many passes in a row flip a new start value (A-Z7): 'all_players' = one per player, "
+        "How many passes in a row flip a new start value: 'all_players' = one per player, "
         "'all_other_players' = one fewer.",
         choices=("all_players", "all_other_players"),
     ),
@@ -84,7 +85,7 @@ OPTIONS: tuple[Option, ...] = (
         "reset_illegal_pair",
         "choice",
         "reflip",
-        "A flipped start value that is no legal pair (two face cards, an ace with another card) (A-Z9): "
+        "A flipped start value that is no legal pair (two face cards, an ace with another card): "
         "'reflip' = leave it on the pile and flip two more; 'sum_count_values' = its value is the sum of "
         "the counting values (J/Q/K 12, A 11).",
         choices=("reflip", "sum_count_values"),
@@ -93,14 +94,15 @@ OPTIONS: tuple[Option, ...] = (
         "apply_final_penalties",
         "bool",
         True,
-        "When the winning pair holds a 7, do the others still draw before the hands are counted (A-Z15)?",
+        "When the winning pair holds a 7, do the others still draw before the hands are counted? Off: the "
+        "round ends at once and the hands are counted without those draws.",
     ),
     Option(
         "rounds",
         "int",
         1,
         "Rounds in one match (a pub evening). Each round stands alone; the match adds up the counted hands "
-        "and how often each player paid. The seed describes one round.",
+        "and how often each player paid. The original rules describe one round.",
         minimum=1,
         maximum=50,
     ),
@@ -192,7 +194,7 @@ def drawable(state: State) -> int:
 
 
 def pass_threshold(state: State) -> int:
-    """Passes in a row that flip a new start value (section 7, A-Z7)."""
+    """Passes in a row that flip a new start value (section 7: one per player, or one fewer)."""
     return _threshold(state.players, state.settings)
 
 
@@ -301,7 +303,7 @@ class _Table:
         """Everybody passed in a row (section 7): two stock cards become the new start value.
 
         A flipped pair that is no legal pair is left on the pile and two more are flipped
-        ('reflip', A-Z9), or counted with the counting values ('sum_count_values'). The flip
+        ('reflip'), or counted with the counting values ('sum_count_values'). The flip
         stops with a free table when fewer than two cards can be reached, or when as many cards
         as were reachable have been flipped without a legal pair (only possible when nothing
         but face cards and single aces is left), so it always ends. 7s here have no effect.
@@ -338,7 +340,7 @@ class _Table:
         self.drawn = ()
 
     def end_round(self, winner: int) -> None:
-        """Section 9: the others count their hands; the highest total pays (all tied pay, A-Z16)."""
+        """Section 9: the others count their hands; the highest total pays (all tied pay)."""
         hands = tuple(sort_hand(h) for h in self.hands)
         values = tuple(0 if s == winner else count_value(h) for s, h in enumerate(hands))
         high = max(v for s, v in enumerate(values) if s != winner)
@@ -350,7 +352,7 @@ class _Table:
 
     def end_stalled_round(self) -> None:
         """Section 12 (``stalled_round=count_hands``): a round that can never end is counted as in the
-        pub: every hand is counted, the fewest points win, the most pay (all tied pay, A-Z16); when
+        pub: every hand is counted, the fewest points win, the most pay (all tied pay); when
         every hand counts the same, all win and nobody pays."""
         hands = tuple(sort_hand(h) for h in self.hands)
         values = tuple(count_value(h) for h in hands)
@@ -434,8 +436,8 @@ def _threshold(n: int, settings: Settings) -> int:
 def draw_lots(candidates: Sequence[int], stock: Sequence[str]) -> tuple[int, tuple[tuple[int, str], ...]]:
     """Section 3: the candidates draw lots from the top of the stock, in seat order.
 
-    A face card or ace is set aside and the same player draws again (A-Z1); the lowest number
-    opens; players tied for lowest draw again, in seat order, from where the stock stands (A-Z3).
+    A face card or ace is set aside and the same player draws again (a lot must be a number); the
+    lowest number opens; players tied for lowest draw again, in seat order, from where the stock stands.
     Returns the opener and every card drawn as ``(seat, card)``. If the stock runs out of cards
     first, the lowest seat still in contention opens (only a stock of face cards can do that).
     """
@@ -590,7 +592,7 @@ def _play(state: State, seat: int, move: Play) -> _Table:
     if won and not state.settings.apply_final_penalties:
         sevens = 0
     if sevens == 1:
-        # section 6: the next player draws two and misses his turn (A-Z12, A-Z17)
+        # section 6: the next player draws two at once and misses his turn (a face card + 7 counts too)
         victim = (seat + 1) % n
         t.penalty(victim)
         if not won:
@@ -600,7 +602,7 @@ def _play(state: State, seat: int, move: Play) -> _Table:
             if state.settings.skip_counts_as_pass:
                 t.count_pass()
     elif sevens == 2:
-        # section 6: every other player draws two, clockwise; the layer plays again (A-Z11)
+        # section 6: every other player draws two, clockwise; the layer plays again and must exceed 14
         for k in range(1, n):
             t.penalty((seat + k) % n)
         if not won:

@@ -1,7 +1,7 @@
 """The state and moves of Siebenschläfer, a pub shedding game where every play is a pair.
 
-Rules as implemented: seeds/siebenschlaefer.md (section numbers below refer to it); seed text
-seeds/siebenschlaefer.de.txt; research RULES-RESEARCH.md section 4 (ids A-Z1 ... A-Z18).
+Rules as implemented, and every ruling with its reason: seeds/siebenschlaefer.md (section numbers
+below refer to it).
 The state is a value: frozen dataclasses of tuples, ints, strs and bools, changed only by
 building a new one.
 """

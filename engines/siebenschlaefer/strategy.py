@@ -1,5 +1,5 @@
 """How a sensible beginner plays Siebenschläfer, how good a position is, and what a seat may know:
-the bot hooks of issue 14.
+the bot hooks (``heuristic_move``, ``evaluate``, ``determinize``).
 
 Rules: seeds/siebenschlaefer.md (section "Bots" describes the ``greedy`` level). ``heuristic_move``
 is the ``greedy`` bot and the rollout policy of the information-set search, so it reads only what

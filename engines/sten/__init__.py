@@ -1,6 +1,6 @@
 """Sten ("Stein"): the Sevens / Fan-Tan layout game with a loser's stone.
 
-Seed: seeds/sten.de.txt; rules as implemented, dealing order, options and rulings: seeds/sten.md.
+Rules as implemented, dealing order, options and every ruling with its reason: seeds/sten.md.
 The hearts 7 opens; suits are built up from their 7 to the king and down to the ace; a player
 who cannot place a card says "Stein" and takes the stone; a player may declare to lay his whole
 hand in one turn. The first empty hand wins; whoever holds the stone loses.

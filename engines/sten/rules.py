@@ -1,7 +1,7 @@
 """The rules of Sten ("Stein"): dealing, legal moves, applying a move, the result.
 
-Seed: seeds/sten.de.txt; rules as implemented and every ruling: seeds/sten.md (section numbers
-below refer to it). Research: RULES-RESEARCH.md section 1 (ids A-S1 ... A-S12).
+Rules as implemented, and every ruling with its reason: seeds/sten.md (section numbers below refer
+to it).
 """
 
 from __future__ import annotations
@@ -35,30 +35,33 @@ from engines.sten.state import (
     suit_index,
 )
 
-PLAYERS = range(2, 9)  # A-S2: 2 to 8 players
+PLAYERS = range(2, 9)  # 2 to 8 players: the original rules name no count (seeds/sten.md section 1)
 
 OPTIONS: tuple[Option, ...] = (
     Option(
         "remainder_policy",
         "choice",
         "open",
-        "What happens to the 52 mod N cards an equal deal leaves over (A-S1): 'open' = face up beside the "
-        "layout, anyone may play them on his turn; 'uneven' = deal all cards, the first seats get one more; "
-        "'dead' = face down out of play (the game may stall, A-S9); 'restrict' = only 2 or 4 players.",
+        "What happens to the 52 mod N cards an equal deal leaves over: 'open' = every hand gets 52 // N "
+        "cards and the rest lies face up beside the layout, anyone may play it on his turn; 'uneven' = deal "
+        "all cards, the first seats get one more; 'dead' = the rest lies face down out of play (a suit may "
+        "then be blocked for good: the game ends as stalled, the fewest cards win); 'restrict' = only 2 or 4 "
+        "players.",
         choices=("open", "uneven", "dead", "restrict"),
     ),
     Option(
         "allow_voluntary_stein",
         "bool",
         False,
-        "May a player say 'Stein' (and take the stone) although a card fits (A-S3)? On, a game can go on for "
-        "ever (players keep saying 'Stein' instead of placing cards); max_turns then aborts it with no winner.",
+        "May a player say 'Stein' (and take the stone) although a card fits? Off: only when none fits. On, "
+        "a game can go on for ever (players keep saying 'Stein' instead of placing cards); max_turns then "
+        "aborts it with no winner.",
     ),
     Option(
         "play_all_validation",
         "choice",
         "submitted_order",
-        "How a play-all declaration is judged (A-S5): 'submitted_order' = every card must fit in the order "
+        "How a play-all declaration is judged: 'submitted_order' = every card must fit in the order "
         "submitted; 'any_order' = it succeeds when some order of the same cards fits.",
         choices=("submitted_order", "any_order"),
     ),
@@ -66,20 +69,22 @@ OPTIONS: tuple[Option, ...] = (
         "play_all_may_use_remainder",
         "bool",
         False,
-        "May a play-all declaration include open-remainder cards to bridge gaps (A-S7)?",
+        "May a play-all declaration also name open-remainder cards, to bridge gaps? Off: it names exactly "
+        "the hand cards.",
     ),
     Option(
         "failed_play_all_ends_turn",
         "bool",
         True,
-        "Does a failed play-all declaration end the turn (A-S6)? If false, the player then plays one card "
-        "or says 'Stein' as on an ordinary turn (no second declaration).",
+        "Does a failed play-all declaration end the turn? Either way the declarer takes the stone. True: "
+        "the turn passes. False: he then plays one card or says 'Stein' as on an ordinary turn (no second "
+        "declaration).",
     ),
     Option(
         "stone_winner_conflict",
         "choice",
         "previous_holder",
-        "Who loses when the winner holds the stone (A-S8): 'previous_holder' = whoever held it before the "
+        "Who loses when the winner holds the stone: 'previous_holder' = whoever held it before the "
         "winner took it (nobody if nobody did); 'none' = nobody; 'both' = the winner is also the loser.",
         choices=("previous_holder", "none", "both"),
     ),
@@ -91,6 +96,7 @@ OPTIONS: tuple[Option, ...] = (
         "game ends within 52 x players turns; only voluntary 'Stein' (option allow_voluntary_stein) or "
         "failing play-all declarations made again and again can make a game endless.",
         minimum=1,
+        maximum=100_000,
     ),
 )
 
@@ -122,7 +128,7 @@ def new_game(players: int, options: Mapping[str, JSON] | None, seed: str, deck: 
     low = high = (0, 0, 0, 0)
     holder = next((seat for seat, hand in enumerate(hands) if OPENING_CARD in hand), None)
     if OPENING_CARD in remainder:
-        # research 1.2.4: the open 7H is laid out during setup; seat 0 begins.
+        # section 3: nobody holds the open 7H to open with, so it is laid out during setup; seat 0 begins.
         low, high = place(OPENING_CARD, low, high)
         remainder = tuple(c for c in remainder if c != OPENING_CARD)
     state = StenState(
@@ -371,7 +377,7 @@ def _apply_play(state: StenState, seat: int, card: object, out: list[Event]) -> 
 
 
 def _apply_stein(state: StenState, seat: int, out: list[Event]) -> StenState:
-    """Section 5.2: say "Stein" only when nothing fits (A-S3); the sayer takes the stone."""
+    """Section 5.2: say "Stein" only when nothing fits (unless voluntary Stein is on); the sayer takes the stone."""
     if state.opening:
         raise IllegalMove("must_open_with_7h", "the game opens with the 7 of hearts")
     if not state.options.allow_voluntary_stein and playable(state, seat):
@@ -475,7 +481,7 @@ def _take_stone(state: StenState, seat: int, out: list[Event]) -> StenState:
 
 
 def _next_turn(state: StenState) -> StenState:
-    """Pass the turn clockwise (A-S11), then apply the stall rule and the safety cap."""
+    """Pass the turn clockwise (the next seat), then apply the stall rule and the safety cap."""
     state = dataclasses.replace(
         state, current=(state.current + 1) % state.players, turn=state.turn + 1, failed_play_all=False
     )
@@ -486,7 +492,7 @@ def _next_turn(state: StenState) -> StenState:
 
 
 def _check_stall(state: StenState) -> StenState:
-    """A-S9 (policy ``dead`` only): when no card in any hand fits and none ever can again, the game
+    """Section 7.3 (policy ``dead`` only): when no card in any hand fits and none ever can again, the game
     ends as "stalled"; the seat with the fewest cards wins (a tie: nobody).
 
     The layout changes only when a card is placed, so "no hand card fits now" means no card
@@ -507,7 +513,7 @@ def _check_stall(state: StenState) -> StenState:
 
 
 def result(state: StenState) -> Result | None:
-    """Section 7: the first empty hand wins; the stone holder loses (A-S8 when he is the winner)."""
+    """Section 7: the first empty hand wins; the stone holder loses (7.2 when he is the winner)."""
     if not state.over:
         return None
     detail: dict[str, JSON] = {"stone_holder": state.stone, "reason": state.end}

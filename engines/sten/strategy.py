@@ -1,4 +1,4 @@
-"""How a sensible beginner plays Sten ("Stein"), and how good a position is: the bot hooks of issue 14.
+"""How a sensible beginner plays Sten ("Stein"), and how good a position is: the bot hooks.
 
 Rules: seeds/sten.md (section "Bots" describes the ``greedy`` level). ``heuristic_move`` is the
 ``greedy`` bot and the rollout policy of the information-set search, so it reads only what the
@@ -24,7 +24,7 @@ from engines.sten.state import RANK_CODE, StenState, suit_index
 #: Weights of the greedy score of a play (seeds/sten.md "Bots"): own cards a play brings nearer
 #: count most; a card that hands the next card of its suit to the others costs; a card from the open
 #: remainder does not shorten the hand. Chosen over a few alternatives in small seeded matches
-#: against random play (the report of issue 14 gives the figures).
+#: against random play (seeds/sten.md "Bots" gives the measured figures).
 OWN_CARD = 3.0
 OPENS_FOR_OTHERS = 1.5
 GAP_COST = 0.25

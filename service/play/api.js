@@ -1,5 +1,5 @@
 // The HTTP client of the web table: every request of the page goes through here. A seat's token
-// travels only in the Authorization header, never in a URL (API.md "Live updates").
+// travels only in the Authorization header, never in a URL (not even for the event stream).
 
 /** @typedef {import("./types.js").Problem} Problem */
 

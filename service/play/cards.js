@@ -1,6 +1,6 @@
 // Cards as people see them: rank and suit readable at a glance, four colours plus symbols (so that
 // no suit depends on colour alone), and an accessible name ("7 of hearts") for screen readers.
-// Standard codes are rank then suit (API.md "Card codes"); Keine lahme Agame's are colour-value.
+// Standard codes are rank then suit ("7H", "10S"); Keine lahme Agame's are colour-value.
 
 const SUITS = /** @type {const} */ ({
   C: { symbol: "\u2663", name: "clubs" },

@@ -1,4 +1,4 @@
-// Readable lines from moves and events (API.md "Events and the log"). The shared vocabulary of
+// Readable lines from moves and events (the events of each log entry). The shared vocabulary of
 // event types is written out here; any other type gets a readable fallback from its fields.
 
 import { cardText, cardsText } from "./cards.js";

@@ -1,4 +1,4 @@
-"""The HTTP contract (../shared/API.md) through the Flask test client, on a real Redis."""
+"""The HTTP contract (openapi/openapi.json) through the Flask test client, on a real Redis."""
 
 from __future__ import annotations
 

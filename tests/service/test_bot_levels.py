@@ -1,4 +1,4 @@
-"""Bot levels through the service (API.md "Bots"; README, "Bots"), against a real Redis."""
+"""Bot levels through the service (README, "Bots"), against a real Redis."""
 
 from __future__ import annotations
 

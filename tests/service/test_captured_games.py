@@ -33,7 +33,7 @@ PLAY_ON_CAP = 20_000
 #: rules of the current release, not compared with what the old one showed. ``legal_moves`` is
 #: always so (listing improves; every move listed then is still checked legal below).
 RECOMPUTED: dict[str, set[str]] = {
-    "sten": {"state.fits"},  # issue 11: during the opening only the hearts 7 fits
+    "sten": {"state.fits"},  # seeds/sten.md 12.8: during the opening only the hearts 7 fits
 }
 
 

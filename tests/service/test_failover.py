@@ -1,4 +1,4 @@
-"""Losing the Redis primary (SIGKILL) in the middle of play loses no acknowledged move (issue 15).
+"""Losing the Redis primary (SIGKILL) in the middle of play loses no acknowledged move.
 
 With CARDTABLE_MIN_REPLICA_ACKS=1 a move is answered 200 only after a replica acknowledged it
 (WAIT), so the replica that the failover promotes holds every acknowledged move. Four players

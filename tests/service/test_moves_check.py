@@ -1,4 +1,4 @@
-"""``POST .../moves/check`` (../shared/API.md, "Checking a move"): the answers of a move, and nothing
+"""``POST .../moves/check`` (checking a move without making it): the answers of a move, and nothing
 changes: not the version, not the log, not the idempotency records; nothing hidden is revealed."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Rate limits (CARDTABLE_RATE_LIMIT): per seat token, else per address, counted in Redis (issue 15).
+"""Rate limits (CARDTABLE_RATE_LIMIT): per seat token, else per address, counted in Redis.
 
 Windows here are a minute long, so no assertion depends on how fast the machine is.
 """

@@ -1,4 +1,4 @@
-"""Reliability promises, each proven against a real redis-server (issue 7).
+"""Reliability promises, each proven against a real redis-server.
 
 - the compare-and-set holds under real parallel load through gunicorn with 4 workers;
 - Idempotency-Key makes create and move retries safe;

@@ -22,7 +22,7 @@ import pytest
 from tests.http import Client
 from tests.servers import ROOT, gunicorn
 
-#: The last landed release before snapshot envelope 2 (issue 16): it reads and writes envelope 1.
+#: The last landed release before snapshot envelope 2: it reads and writes envelope 1.
 PREVIOUS_RELEASE = "94bd51881ac555243340366119605e81cae78ee6"
 
 

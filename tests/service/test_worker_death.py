@@ -1,4 +1,4 @@
-"""A gunicorn worker killed with SIGKILL under load (issue 15).
+"""A gunicorn worker killed with SIGKILL under load.
 
 Four players keep three workers busy; two workers are killed, one after the other, while
 requests are in flight. Every answer must be 200/201, 409 or 503, or the connection drops

@@ -1,4 +1,4 @@
-"""Slow reference enumerator of Conquian's legal moves, the independent judge of issue 11.
+"""Slow reference enumerator of Conquian's legal moves, the independent judge of the coverage guarantee.
 
 ``tests/test_move_coverage.py`` checks that ``ENGINE.legal_moves`` covers every move kind and every
 melded card that this module finds legal (seeds/conquian.md 4.3). Nothing here comes from

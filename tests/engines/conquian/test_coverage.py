@@ -1,4 +1,4 @@
-"""The listed moves of Conquian cover every legal kind and card (seeds/conquian.md 4.3, issue 11).
+"""The listed moves of Conquian cover every legal kind and card (seeds/conquian.md 4.3).
 
 Every test builds its position directly and checks the listing against the slow reference enumerator
 (``reference.py``, judged by ``ENGINE.apply``) with ``assert_covers``: every meld move kind and every
@@ -36,7 +36,7 @@ def meld_keys(moves: Iterable[Move], card: str, with_card: bool) -> set[Hashable
     return keys
 
 
-# --- the combined moves of issue 11 ----------------------------------------------------------------
+# --- the combined moves (seeds/conquian.md 4.3 (c)) ------------------------------------------------
 
 
 def test_4_3_lay_off_together_with_a_new_group_of_hand_cards_is_listed():
@@ -78,7 +78,7 @@ def test_4_3_rearrangement_together_with_a_lay_off_is_listed():
 
 @pytest.mark.parametrize("phase", ["choose", "turned", "forced"])
 def test_4_3_seed_example_jack_seven_six_and_the_five_is_covered_in_every_melding_phase(phase):
-    """The seed's example (3.3): with J-7-6 melded and two jacks in hand, the 5 can be laid off, or
+    """The example of the original rules (3.3): with J-7-6 melded and two jacks in hand, the 5 can be laid off, or
     5-6-7 melded with three jacks. A forced player (5) adds no hand cards, so only the lay-off is his."""
     kw = {"offer": "5S"} if phase == "choose" else {"face_up": "5S"}
     state = position(hands=(["JH", "JD", "AC", "3D", "3S", "2C", "QH"], None), melds=([["JS", "7S", "6S"]], []),
@@ -102,7 +102,7 @@ def test_4_3_a_card_that_fits_only_by_splitting_a_capped_sequence_is_listed():
 
 
 def test_4_3_forced_player_rearranges_without_hand_cards_and_with_them_under_the_option():
-    """5 / A-C9: a forced player fits the card in alone; with forced_may_meld_extra hand cards join too."""
+    """5: a forced player fits the card in alone; with forced_may_meld_extra hand cards join too."""
     base = {"hands": (["QH", "QS", "QD", "AH", "2D", "KC", "3S"], None), "melds": ([["4C", "5C", "6C"]], []),
             "phase": "forced", "face_up": "7C"}
     strict = position(**base)
@@ -136,7 +136,8 @@ def test_4_3_eleventh_card_by_rearrangement_with_an_empty_hand():
 
 
 def test_4_3_meld_from_hand_without_upcard_lists_hand_rearrangements_without_the_turned_card():
-    """8 (A-C1 (a)): the turned king fits nowhere, but the jacks in hand may take the jack off 5-6-7-J."""
+    """8 (the literal reading, 4.2): the turned king fits nowhere, but the jacks in hand may take the
+    jack off 5-6-7-J."""
     state = position(
         hands=(["JH", "JD", "AC", "3D", "2C", "QH"], None),
         melds=([["5S", "6S", "7S", "JS"]], []),

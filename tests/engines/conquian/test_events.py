@@ -111,7 +111,8 @@ def test_11_laid_off_extending_a_meld_as_it_stands():
 
 
 def test_11_melded_a_rearrangement_names_the_card_the_hand_cards_and_the_new_melds():
-    """The seed's example: J-7-6 + the offered 5, the jack moved to a new group with two hand jacks."""
+    """The example of the original rules (3.3): J-7-6 + the offered 5, the jack moved to a new group
+    with two hand jacks."""
     state = rearrange_position("choose", offer="5S")
     _, evs = events(state, 0, {"type": "meld", "melds": [["JD", "JS", "JH"], ["7S", "6S", "5S"]]})
     assert public(evs) == [{"type": "melded", "seat": 0, "card": "5S", "source": "offer", "cards": ["5S", "JD", "JH"],

@@ -1,6 +1,6 @@
 """Conquian's snapshot format steps (engines/conquian/migrations.py; seeds/conquian.md 10).
 
-A format-1 state is what the code before issue 12 wrote: its ``last_deal`` without ``hand_counts``,
+A format-1 state is what the code before the moves' events wrote: its ``last_deal`` without ``hand_counts``,
 ``dead``, ``discard`` and ``scores``. It is produced from real playout states by writing them back
 the old way, migrated, decoded, and compared with the original.
 """

@@ -155,15 +155,15 @@ def test_3_2_max_sequence_len_option():
 
 
 def rearrange_position(phase, **kw):
-    """The seed's example: J-7-6 of spades melded, two jacks in hand, the 5 of spades to meld."""
+    """The example of the original rules (3.3): J-7-6 of spades melded, two jacks in hand, the 5 of spades to meld."""
     hand = ["JH", "JD", "AC", "3D", "3S", "2C", "QH"]
     return position(hands=(hand, None), melds=([["JS", "7S", "6S"]], []), phase=phase, **kw)
 
 
 @pytest.mark.parametrize("phase", ["turned", "choose"])
 def test_3_3_rearranging_own_melds_the_jack_seven_six_example(phase):
-    """J-7-6 + 5: meld 5-6-7 and move the jack to a group of three jacks (seed example). Both the
-    lay-off and the seed's rearrangement are listed (4.3 (a) and (c)), and the rearrangement applies."""
+    """J-7-6 + 5: meld 5-6-7 and move the jack to a group of three jacks (the rules' example). Both the
+    lay-off and that rearrangement are listed (4.3 (a) and (c)), and the rearrangement applies."""
     kw = {"face_up": "5S"} if phase == "turned" else {"offer": "5S"}
     state = rearrange_position(phase, **kw)
     assert listed_melds(state, 0) == [[["5S", "6S", "7S", "JS"]], [["5S", "6S", "7S"], ["JD", "JH", "JS"]]]
@@ -245,7 +245,7 @@ def test_4_2_hand_cards_are_melded_only_together_with_the_face_up_card():
 
 
 def test_4_2_hand_cards_may_join_anywhere_in_the_same_move():
-    """Research 3.4: the melds after the move are old melds + the card + any hand cards."""
+    """seeds/conquian.md 4.2: the melds after the move are old melds + the card + any hand cards."""
     hand = ["QH", "QS", "QD", "AH", "2H", "7C", "JD"]
     state = position(hands=(hand, None), melds=([["4C", "5C", "6C"]], []), phase="turned", face_up="3H")
     after = play(
@@ -613,7 +613,7 @@ def test_8_options_are_published_with_defaults():
     }
 
 
-# --- research 3.8: invariants over whole matches -----------------------------------------------------
+# --- invariants over whole matches ---------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -626,7 +626,7 @@ def test_8_options_are_published_with_defaults():
     ],
 )
 def test_invariants_every_listed_move_applies_and_cards_are_conserved(options):
-    """Research 3.8: 40 cards conserved; hand + melded = 10 between turns; melds only grow and stay
+    """Invariants: 40 cards conserved; hand + melded = 10 between turns; melds only grow and stay
     valid; every listed move applies; a deal ends in a bounded number of moves; the match ends."""
     for game in range(3):
         state = ENGINE.new_game(2, {"max_deals": 4, **options}, f"inv{game}")

@@ -1,4 +1,4 @@
-"""The independent judge of Kanaster's listed moves (tests/test_move_coverage.py, issue 11).
+"""The independent judge of Kanaster's listed moves (tests/test_move_coverage.py; seeds/kanaster.md section 13).
 
 ``reference_moves`` builds candidates of every move shape from the mover's cards and keeps those
 ``ENGINE.apply`` accepts; it shares no code with ``rules.legal_moves``. New melds (``meld``,

@@ -1,4 +1,4 @@
-"""The coverage guarantee of Kanaster's listed moves (issue 11; seeds/kanaster.md section 13).
+"""The coverage guarantee of Kanaster's listed moves (seeds/kanaster.md section 13).
 
 Hand-built edge positions checked with ``assert_covers`` (every legal kind and card the
 reference enumerator finds is offered), and the going-out guarantee: whenever some move leaves
@@ -37,8 +37,8 @@ def assert_going_out_offered(state, seat) -> None:
         assert any(m.type == kind and leaves_one(state, seat, m) for m in listed), f"no listed {kind} goes out"
 
 
-def test_issue_take_the_pile_with_a_first_meld_between_the_top_meld_and_everything():
-    """§5.2/§8 (issue 11, case 1): 5C 5D + the opening 5S is 15 points, under the minimum; with the
+def test_take_the_pile_with_a_first_meld_between_the_top_meld_and_everything():
+    """§5.2/§8 (a position the listing once missed): 5C 5D + the opening 5S is 15 points, under the minimum; with the
     four aces it is 95, and everything at once leaves no card to discard. The take is offered."""
     hand = ["5C", "5D", "AC", "AD", "AH", "AS", "KC", "KD", "KH", "KS", "QC", "QD", "QH"]
     s = E.new_game(2, {}, "issue", deck=deck_for(2, {1: hand}, opening=["5S"]))
@@ -48,8 +48,8 @@ def test_issue_take_the_pile_with_a_first_meld_between_the_top_meld_and_everythi
     assert_covers(E, s, 1)
 
 
-def test_issue_first_meld_of_three_ranks_from_a_hand_of_low_cards():
-    """§8 (issue 11, case 2): 4444 + 5555 + 666 is 55 points; the 7s alone or with them all would be
+def test_first_meld_of_three_ranks_from_a_hand_of_low_cards():
+    """§8 (a position the listing once missed): 4444 + 5555 + 666 is 55 points; the 7s alone or with them all would be
     below the minimum or leave no discard. The first meld is offered."""
     hand = ["4C", "4D", "4H", "4S", "5C", "5D", "5H", "5S", "6C", "6D", "6H", "7C", "7D", "7H"]
     s = position(hands=[hand, ["9C"] * 3], phase=PLAY)

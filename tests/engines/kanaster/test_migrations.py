@@ -1,7 +1,7 @@
 """Kanaster's snapshot format steps (engines/kanaster/migrations.py; seeds/kanaster.md section 17).
 
-A format-1 state is what the code before issue 17 wrote: its rules without ``hand_cap`` and with
-``max_turns`` (default 3,000). A format-2 state is what the code before issue 12 wrote: its
+A format-1 state is what the code before the hand cap wrote: its rules without ``hand_cap`` and with
+``max_turns`` (default 3,000). A format-2 state is what the code before the moves' events wrote: its
 ``last_hand`` without ``totals`` and ``table``. Each is produced from a real playout state by writing
 it back the old way, migrated, decoded, and played on next to the original.
 """
@@ -65,7 +65,7 @@ def test_the_engine_writes_format_3_and_migrates_from_formats_1_and_2():
 
 
 def test_a_default_game_in_flight_gets_the_hand_cap_and_loses_the_turn_cap():
-    """Issue 17: a default match (max_turns 3,000) migrates to hand_cap 500 and no turn cap, and then
+    """Section 17: a default match (max_turns 3,000) migrates to hand_cap 500 and no turn cap, and then
     plays on exactly like the same game started by the new code: same hands, same turn, same moves."""
     for players in (2, 5):
         state = midgame(players, f"migrate/{players}")
@@ -115,7 +115,7 @@ def after_a_hand(players: int, seed: str) -> KanasterState:
 
 
 def test_a_format_2_last_hand_keeps_its_count_gains_the_totals_and_no_table():
-    """Issue 12 (seeds section 17): a format-2 game's last hand keeps every field it showed; its
+    """Section 17: a format-2 game's last hand keeps every field it showed; its
     ``totals`` are the scores written after it (exact: scores change only when a hand ends); its final
     table was not kept, so ``table`` is null; the game plays on exactly as before."""
     for players in (2, 4):

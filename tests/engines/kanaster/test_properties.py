@@ -1,4 +1,4 @@
-"""Invariants of Kanaster over random legal play (seeds/kanaster.md section 15 and research 5.9),
+"""Invariants of Kanaster over random legal play (seeds/kanaster.md section 15),
 seeded and bounded: every position of every playout is checked.
 """
 
@@ -28,7 +28,7 @@ VARIANTS = [
 
 
 def check_invariants(s: KanasterState) -> None:
-    """Research 5.9: conservation; melds valid; red 3s only laid out; hands able to discard."""
+    """Section 15: conservation; melds valid; red 3s only laid out; hands able to discard."""
     table = Counter()
     for m in s.melds:
         table.update(m.cards)
@@ -88,7 +88,7 @@ def test_random_hands_keep_the_invariants(players, variant):
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_whole_matches_to_the_target_end_with_a_winner(players):
     """Default options: random listed play plays a whole match hand after hand until a total reaches
-    5,000, far below the safety cap hand_cap (issue 17); the result names the highest totals."""
+    5,000, far below the safety cap hand_cap (section 10); the result names the highest totals."""
     rng = random.Random(f"match/{players}")
     s = E.new_game(players, {}, f"match{players}")
     while not s.over:

@@ -1,7 +1,7 @@
 """Rules of Kanaster, one test per rule paragraph of seeds/kanaster.md (section in each docstring).
 
 Positions come from a fixed ``deck=`` (``deck_for``) or a direct state builder (``position``);
-no test hunts for a seed. The worked checks of the research (RULES-RESEARCH.md 5.7) are
+no test hunts for a seed. The worked checks of seeds/kanaster.md sections 8 and 9 are
 ``test_worked_check_*``.
 """
 
@@ -248,7 +248,7 @@ def test_take_the_pile_with_two_natural_cards():
 
 
 def test_take_the_pile_with_a_natural_and_a_wild_card():
-    """§5.2 ruling A-K10: one natural and one wild card from the hand also take the pile."""
+    """§5.2 ruling: one natural and one wild card from the hand also take the pile."""
     s = position(hands=[["AC", "JK", "5S", "6S"], ["4C"] * 3], pile=["7C", "AS"])
     s2 = E.apply(s, 0, TakePile((("AS", "AC", "JK"),)))  # 20 + 20 + 50 = 90 >= 50
     assert s2.melds[0].cards == ("AC", "AS", "JK")
@@ -298,7 +298,7 @@ def test_first_meld_with_the_pile_counts_the_top_card_but_not_the_rest():
 
 
 def test_melding_after_taking_the_pile_and_the_strict_option():
-    """§5.3 ruling A-K25: after taking the pile the player may still meld before discarding; option
+    """§5.3 ruling: after taking the pile the player may still meld before discarding; option
     meld_after_taking_pile=false allows only tucks and the discard."""
     s = position(hands=[["QC", "QD", "8C", "8D", "8H", "5S"], ["4C"] * 3], pile=["7C", "QS"],
                  melds=[meld(0, "AC", "AD", "AH")])
@@ -332,7 +332,7 @@ def _first_meld(melds, score=0):
     ],
 )
 def test_worked_check_first_meld_minimum_at_score_zero(melds, ok):
-    """Worked check (research 5.7), §8: at score 0 the first meld needs 50: K K Jkr 70 yes, A A A 60
+    """Worked check, §8: at score 0 the first meld needs 50: K K Jkr 70 yes, A A A 60
     yes, 5 5 5 15 no, 5 5 5 + K K K 45 no, 7 7 7 + 8 8 8 + A A 2 105 yes (several melds in one move)."""
     if ok:
         s = _first_meld(melds)
@@ -363,7 +363,7 @@ def test_the_minimum_applies_only_to_the_first_meld_of_the_hand():
 
 
 def test_the_minimum_applies_to_a_concealed_going_out_unless_exempted():
-    """§8/§9 ruling A-K18: going out in the turn of the first meld still needs the minimum; option
+    """§8/§9 ruling: going out in the turn of the first meld still needs the minimum; option
     concealed_exempt_from_minimum waives it for a first meld from the hand that goes out."""
     hand = ["5C", "5D", "5H", "5S", "5C", "5D", "5H", "9D"]
     s = position(hands=[hand, ["4C"] * 3], phase=PLAY, max_hands=1)
@@ -392,7 +392,7 @@ def test_a_meld_is_three_or_more_cards_of_one_rank():
 
 
 def test_wild_cards_are_always_strictly_fewer_than_natural_cards():
-    """§6 (A-K14): "Es dürfen nie gleichviel oder mehr Joker sein als normale Spielkarten", for 2s
+    """§6: "Es dürfen nie gleichviel oder mehr Joker sein als normale Spielkarten", for 2s
     too, at creation and after every lay-off: K K Jkr yes, K K Jkr 2 no; a 7-card canasta holds at
     most 3 wild cards, a 9-card meld 4."""
     assert meld_rank(["KC", "KD", "JK"]) == "K"
@@ -412,7 +412,7 @@ def test_wild_cards_are_always_strictly_fewer_than_natural_cards():
 
 
 def test_several_melds_and_canastas_of_one_rank():
-    """§6 (A-K15): a player may hold several melds, and several canastas, of the same rank."""
+    """§6: a player may hold several melds, and several canastas, of the same rank."""
     s = position(hands=[["KC", "KD", "KH", "5S", "6S"], ["4C"] * 3], phase=PLAY,
                  melds=[meld(0, "KC", "KD", "KH", "KS", "KC", "KD", "KH")])
     s2 = E.apply(s, 0, MeldCards((("KC", "KD", "KH"),)))
@@ -420,7 +420,7 @@ def test_several_melds_and_canastas_of_one_rank():
 
 
 def test_only_own_melds_take_lay_offs():
-    """§6 ruling A-K26: cards are never laid off onto another player's meld."""
+    """§6 ruling: cards are never laid off onto another player's meld."""
     s = position(hands=[["KS", "5S", "6S"], ["4C"] * 3], phase=PLAY,
                  melds=[meld(1, "KC", "KD", "KH"), meld(0, "AC", "AD", "AH")])
     assert reason(s, 0, LayOff(0, ("KS",))) == "not_own_meld"
@@ -430,7 +430,7 @@ def test_only_own_melds_take_lay_offs():
 
 
 def test_black_threes_are_melded_only_when_going_out():
-    """§6 ruling A-K16: black 3s (three or more, no wild cards) only in the move that leaves the final
+    """§6 ruling: black 3s (three or more, no wild cards) only in the move that leaves the final
     discard, which needs a canasta; option black3_meld_on_going_out=false: never."""
     canasta = meld(0, "9C", "9D", "9H", "9S", "9C", "9D", "9H")
     s = position(hands=[["3C", "3S", "3C", "5D", "6D", "2C"], ["4C"] * 3], phase=PLAY, melds=[canasta])
@@ -470,7 +470,7 @@ def test_discard_any_card():
 
 
 def test_a_rank_with_a_canasta_blocks_the_pile():
-    """§7 (A-K12): a top card of a rank with a canasta on the table (anyone's) is a Sperrkarte: the
+    """§7: a top card of a rank with a canasta on the table (anyone's) is a Sperrkarte: the
     pile cannot be taken; option sperr_scope=own counts only the mover's canastas."""
     canasta = meld(1, "KC", "KD", "KH", "KS", "KC", "KD", "KH")
     s = position(hands=[["KS", "KD", "5S", "6S"], ["4C"] * 3], pile=["7C", "KS"],
@@ -512,7 +512,7 @@ def test_frozen_pile_option():
 
 
 def test_blocking_cards_from_the_pile_are_tucked_under_a_canasta_without_effect():
-    """§7 (A-K13): the player who took the pile may tuck the blocking cards that came with it under a
+    """§7: the player who took the pile may tuck the blocking cards that came with it under a
     canasta of their rank (anyone's); they count neither for size nor natural status, and score 0."""
     canasta = meld(1, "KC", "KD", "KH", "KS", "KC", "KD", "JK")
     s = position(hands=[["QC", "QD", "KH", "5S", "6S"], ["4C"] * 3], pile=["KS", "KD", "QS"],
@@ -545,7 +545,7 @@ def test_tucking_needs_the_pile_taken_this_turn():
 
 
 def test_worked_check_winner_920_and_loser_minus_225():
-    """Worked check (research 5.7), §9: the winner with 7 natural aces (140 + 500), K K K Jkr (80),
+    """Worked check, §9: the winner with 7 natural aces (140 + 500), K K K Jkr (80),
     one red 3 (100) and going out (100) scores 920; a loser without a canasta with Q Q Q (30),
     Jkr + 5 in hand (-55) and two red 3s (-200) scores -225."""
     aces = meld(0, "AC", "AD", "AH", "AS", "AC", "AD")
@@ -579,7 +579,7 @@ def test_going_out_in_the_turn_of_the_first_meld_scores_200():
 
 
 def test_going_out_needs_a_canasta_and_a_final_discard():
-    """§9 (A-K17): all cards but one melded, that one discarded; a canasta is required."""
+    """§9: all cards but one melded, that one discarded; a canasta is required."""
     s = position(hands=[["9S"], ["4C"] * 3], talon=["5D"], melds=[meld(0, "9C", "9D", "9H")])
     s = E.apply(s, 0, Draw())
     assert reason(s, 0, LayOff(0, ("9S",))) == "canasta_needed_to_go_out"
@@ -588,7 +588,7 @@ def test_going_out_needs_a_canasta_and_a_final_discard():
 
 def test_losers_red_threes_count_plus_only_with_a_canasta():
     """§9: the others score table plus, hand minus; red 3s +100 each with a canasta of their own,
-    else -100 each; canasta bonuses count for them too (A-K19)."""
+    else -100 each; canasta bonuses count for them too."""
     r = E.new_game(3, {}, "s").rules
     melds = [meld(1, "5C", "5D", "5H", "5S", "5C", "5D", "JK"), meld(2, "6C", "6D", "6H")]
     seats = score_hand(3, melds, [[], ["4C"], ["AC"]], [[], ["3H"], ["3D"]], None, False, r)
@@ -661,7 +661,7 @@ def test_max_hands_ends_the_match():
 
 
 def test_hand_cap_aborts_a_match_that_has_not_reached_the_target():
-    """§10 option hand_cap (issue 17): after that many hands without a total at the target the match
+    """§10 option hand_cap: after that many hands without a total at the target the match
     ends aborted, without winners; the default is 500 hands and no turn cap."""
     default = E.new_game(2, {}, "s").rules
     assert default.hand_cap == 500 and default.max_turns is None
@@ -718,7 +718,7 @@ def test_max_turns_aborts_the_match():
 
 
 def test_with_the_talon_empty_the_player_takes_the_pile_or_the_hand_ends():
-    """§11 (A-K21): an empty talon: take the pile if possible, or end_hand; the hand then ends without
+    """§11: an empty talon: take the pile if possible, or end_hand; the hand then ends without
     a going-out bonus and everybody is counted like a loser."""
     s = position(hands=[["QC", "QD", "5S"], ["4C"] * 3], pile=["7C", "QS"], talon=(),
                  melds=[meld(0, "AC", "AD", "AH")], red_threes=[["3H"], []], max_hands=1)

@@ -1,4 +1,4 @@
-"""The Kanaster bot hooks (seeds/kanaster.md, "Bots"; issue 14): the greedy level, evaluate and
+"""The Kanaster bot hooks (seeds/kanaster.md, "Bots"): the greedy level, evaluate and
 determinize. Samples are small and seeded (fixed game seeds, a seeded rng per game), so every
 figure below is the same on every run."""
 

@@ -1,4 +1,4 @@
-"""Events of Keine lahme Agame (seeds/keine-lahme-agame.md §12, issue 12): what each move reports, in
+"""Events of Keine lahme Agame (seeds/keine-lahme-agame.md §12): what each move reports, in
 order, and who sees what; and the view keeping the last finished section (§10, §12).
 
 Positions are built with ``position`` from the rule tests; every card of the game is in exactly one place.
@@ -221,7 +221,7 @@ def test_the_turn_cap_reports_only_game_over_aborted() -> None:
 
 
 def test_the_view_keeps_the_last_finished_section_until_the_next_one_ends() -> None:
-    """§10, §12, issue 12: `last_section` is the `section_ended` event (without its type) for every viewer,
+    """§10, §12: `last_section` is the `section_ended` event (without its type) for every viewer,
     through the next deal and its moves, until the next section ends; and after the game's end."""
     state = position(3, hands={0: ["red-3"]}, rows={1: ["red-1", "yellow-13"]}, discard=["yellow-5"],
                      options={"sections_per_game": 2})

@@ -1,6 +1,6 @@
-"""Snapshot format steps of Keine lahme Agame (engines/keine_lahme_agame/migrations.py, issue 16's contract).
+"""Snapshot format steps of Keine lahme Agame (engines/keine_lahme_agame/migrations.py).
 
-``format1_game.json`` was written by the format-1 engine (commit e23672b, before issue 12's events):
+``format1_game.json`` was written by the format-1 engine (commit e23672b, before the moves' events):
 a 3-player game of 2 sections (``trick_capture=row_then_discard``) just after its first section, 12
 further moves within the second section, and the state after them, each as that engine encoded it.
 """
@@ -27,7 +27,7 @@ def migrate(data: dict[str, Any], version: int = 1) -> dict[str, Any]:
 
 
 def test_the_engine_writes_format_two_and_migrates_from_one() -> None:
-    """Issue 16: the engine names the format it writes and the step from every older one."""
+    """The engine names the format it writes and the step from every older one."""
     assert E.format == FORMAT == 2
     assert E.migrations == MIGRATIONS == {1: state_1_to_2}
 
@@ -56,7 +56,7 @@ def test_a_game_without_a_finished_section_is_unchanged() -> None:
 
 
 def test_a_format_one_game_plays_on_identically() -> None:
-    """Issue 16: the migrated game makes the same moves to the same state as the format-1 engine did."""
+    """The migrated game makes the same moves to the same state as the format-1 engine did."""
     state = E.decode(migrate(FIXTURE["start"]))
     for step in FIXTURE["moves"]:
         move = move_from_json(E.move_types, step["move"])
@@ -66,7 +66,7 @@ def test_a_format_one_game_plays_on_identically() -> None:
 
 
 def test_the_step_is_pure() -> None:
-    """Issue 16: a migration step leaves its input untouched."""
+    """A migration step leaves its input untouched."""
     old = copy.deepcopy(FIXTURE["start"])
     state_1_to_2(old)
     assert old == FIXTURE["start"]

@@ -1,4 +1,4 @@
-"""Invariants of Keine lahme Agame over random games (research 2.8; seeds/keine-lahme-agame.md §4-§10),
+"""Invariants of Keine lahme Agame over random games (seeds/keine-lahme-agame.md §4-§10),
 under every provisional option set: cards are conserved, rows never overfill, every listed move applies,
 refused moves leave nothing behind, views hide the other hands and match the wire schema.
 """
@@ -69,7 +69,10 @@ def conserved(state: State) -> bool:
 @pytest.mark.parametrize("options", OPTION_SETS, ids=[json.dumps(o) for o in OPTION_SETS])
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_random_games_keep_the_invariants(players: int, options: dict[str, Any]) -> None:
-    """Research 2.8 invariants 1-6 and the listing contract (§9), every player count."""
+    """The invariants and the listing contract (§9), every player count: 1 every card in one place;
+    2 no row position holds two cards; 3 the leader never leads a lone single-digit card, a hat is
+    played alone; 4 a catching round keeps its limits (§5); 5 the highest play wins the trick, the
+    earliest of equals (§4.2); 6 a section ends exactly when a hand is empty (§7.1)."""
     view_schema = build(E, SCHEMAS[E.id]).view()
     for seed in ("a", "b"):
         for n, (state, seat, legal, move) in enumerate(games(players, options, seed)):

@@ -94,7 +94,7 @@ def position(
 
 
 def check_conservation(state: State) -> None:
-    """Invariant 1 of research 2.8: every card of the game is in exactly one place."""
+    """Conservation: every card of the game is in exactly one place."""
     everywhere = [c for h in state.hands for c in h] + [c for r in state.rows for c in r] + list(state.discard)
     everywhere += [c for p in state.trick for c in p.cards] + [c.card for c in state.caught]
     assert Counter(everywhere) == Counter(full_deck(state.config.players, state.config.card_set))
@@ -245,7 +245,7 @@ def test_two_cards_count_their_sum() -> None:
 
 
 def test_the_hat_beats_every_sum_and_the_first_hat_wins() -> None:
-    """§4.2: the hat beats all (21 + 13); of several hats the first played wins (A-A15)."""
+    """§4.2: the hat beats all (21 + 13); of several hats the first played wins."""
     state = position(3)
     after = play(state, (0, T("red-21", "red-13")), (1, T("yellow-hat")), (2, T("green-hat")))
     assert after.last_trick is not None and after.last_trick.winner == 1
@@ -263,7 +263,7 @@ def test_equal_values_the_earliest_play_wins() -> None:
 
 def test_a_leader_with_one_single_digit_card_discards_it() -> None:
     """§4.3: with exactly one single-digit card the leader cannot lead and must put it face up on the
-    pile; his hand is then empty and the section ends (A-A8)."""
+    pile; his hand is then empty and the section ends (§7.1)."""
     state = position(2, hands={0: ["red-3"]}, rows={0: ["red-1", "red-1", "red-2"]},
                      options={"sections_per_game": 1})
     moves = E.legal_moves(state, 0)
@@ -286,7 +286,7 @@ def test_discard_single_only_when_no_lead_is_possible() -> None:
 
 
 def test_followers_must_play() -> None:
-    """§4.1 (A-A13): a follower has no pass; his moves are plays of 1 or 2 cards."""
+    """§4.1: a follower has no pass; his moves are plays of 1 or 2 cards."""
     state = play(position(2), (0, T("red-13")))
     moves = E.legal_moves(state, 1)
     assert moves and all(isinstance(m, Trick) for m in moves)
@@ -317,7 +317,7 @@ def test_catch_targets_are_other_displays_and_the_pile_top() -> None:
 
 
 def test_a_player_does_not_catch_from_his_own_display() -> None:
-    """§5.2 (A-A9): the own display is not a target."""
+    """§5.2: the own display is not a target."""
     state = position(2, rows={0: ["red-5"]})
     refused(state, 0, Catch("red-5", ("red-8",), 0), "own_display")
 
@@ -359,14 +359,14 @@ def test_payment_is_one_or_two_cards_worth_at_least_the_catch() -> None:
 
 
 def test_hat_payment_forbidden_option() -> None:
-    """§5.4 (A-A6): with hut_payment=forbidden a hat may not be paid, nor is it listed."""
+    """§5.4: with hut_payment=forbidden a hat may not be paid, nor is it listed."""
     state = position(2, rows={1: ["yellow-8"]}, options={"hut_payment": "forbidden"})
     refused(state, 0, Catch("yellow-8", ("red-hat",), 1), "hat_payment_forbidden")
     assert not any(isinstance(m, Catch) and "red-hat" in m.payment for m in E.legal_moves(state, 0))
 
 
 def test_payment_goes_on_the_pile_in_order_and_can_be_caught() -> None:
-    """§5.4 (A-A10): the caught top card is taken first, the payment put on in the listed order;
+    """§5.4: the caught top card is taken first, the payment put on in the listed order;
     a later catcher of the same round may catch the paid top card."""
     state = position(3, discard=["green-13"], rows={})
     state = play(state, (0, Catch("green-13", ("red-8", "red-5"), None)))
@@ -433,7 +433,7 @@ def test_own_colour_fits_unless_the_option_says_otherwise() -> None:
 
 
 def test_the_hat_fits_no_row_unless_it_has_a_hat_position() -> None:
-    """§6.1 (A-A6): by default a hat on the pile cannot be caught; with hut_has_slot only a hat pays."""
+    """§6.1: by default a hat on the pile cannot be caught; with hut_has_slot only a hat pays."""
     state = position(2, discard=["yellow-hat"])
     refused(state, 0, Catch("yellow-hat", ("red-hat",), None), "does_not_fit")
     state = position(2, discard=["yellow-hat"], options={"hut_has_slot": True})
@@ -664,7 +664,7 @@ def test_any_equal_card_and_either_order_of_a_listed_payment_is_accepted() -> No
 
 @pytest.mark.parametrize("hut_payment", ["infinite", "forbidden"])
 def test_hat_payments_are_listed_unless_forbidden(hut_payment: str) -> None:
-    """§5.4 (A-A6), §9: a hat pays alone or with any second card, unless hut_payment=forbidden."""
+    """§5.4, §9: a hat pays alone or with any second card, unless hut_payment=forbidden."""
     state = position(2, hands={0: ["red-1", "red-hat", "yellow-hat"]}, rows={1: ["yellow-13"]},
                      options={"hut_payment": hut_payment})
     by_values = {value_multiset(p) for p in listed_payments(state, 0, "yellow-13", 1)}

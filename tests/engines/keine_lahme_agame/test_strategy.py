@@ -1,5 +1,5 @@
-"""The greedy level, the evaluation and the determinization of Keine lahme Agame (issue 14;
-seeds/keine-lahme-agame.md "Bots")."""
+"""The greedy level, the evaluation and the determinization of Keine lahme Agame
+(seeds/keine-lahme-agame.md "Bots")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The coverage of ``legal_moves`` in Siebenschläfer (seeds/siebenschlaefer.md section 5; issue 11).
+"""The coverage of ``legal_moves`` in Siebenschläfer (seeds/siebenschlaefer.md section 5).
 
 Hand-built edge positions (``table``) and random positions under every option set are checked with
 the shared ``assert_covers``: the listed moves cover every kind of move, every card and every
@@ -33,7 +33,7 @@ def test_pairs_of_the_same_code_need_both_copies_and_are_listed_once() -> None:
 
 
 def test_draw_is_listed_alone_when_no_pair_can_be_laid() -> None:
-    """Section 5 (A-Z6): unable to lay and a card can be reached: ``draw`` is the one legal move."""
+    """Section 5: unable to lay and a card can be reached: ``draw`` is the one legal move."""
     s = table([["2C", "3D"], ["3C", "3H"]], target=12, stock=["10C", "9H", "4S"])
     assert E.legal_moves(s, 0) == (Draw(),)
     assert_covers(E, s, 0)
@@ -70,7 +70,7 @@ def test_only_aces_beat_twenty(rule: str) -> None:
 
 
 def test_one_card_can_never_be_laid() -> None:
-    """Section 4 (A-Z18): a hand of one card holds no pair; the player draws."""
+    """Section 4: a hand of one card holds no pair; the player draws."""
     s = table([["AC"], ["3C", "3D"]], target=None, stock=["5C", "5D"])
     assert E.legal_moves(s, 0) == (Draw(),)
     assert_covers(E, s, 0)

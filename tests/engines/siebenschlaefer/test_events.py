@@ -32,7 +32,7 @@ def test_a_single_seven_makes_the_next_seat_draw_and_miss_his_turn() -> None:
 
 
 def test_two_sevens_make_every_other_seat_draw_in_turn() -> None:
-    """Sections 6, 16 (A-Z11): a pair of 7s: each other seat draws two, clockwise, each seeing only his own."""
+    """Sections 6, 16: a pair of 7s: each other seat draws two, clockwise, each seeing only his own."""
     state = table([["7H", "7C", "9D", "9S"], ["3D", "4D", "5D", "8D"], ["3S", "4S", "5S", "8S"]],
                   stock=["2C", "3C", "4C", "5C"])
     _, events = E.apply_events(state, 0, Play(("7H", "7C")))

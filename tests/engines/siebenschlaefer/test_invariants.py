@@ -1,4 +1,4 @@
-"""Invariants of Siebenschläfer over whole games (research 4.8; seeds/siebenschlaefer.md).
+"""Invariants of Siebenschläfer over whole games (seeds/siebenschlaefer.md).
 
 Seeded games with random legal moves (the seeds pick the moves; no position depends on a seed):
 cards are conserved, listed moves and ``apply`` agree, values rise within a run, the 7 effects

@@ -1,4 +1,4 @@
-"""Snapshot format steps of Siebenschläfer (engines/siebenschlaefer/migrations.py, issue 16's contract).
+"""Snapshot format steps of Siebenschläfer (engines/siebenschlaefer/migrations.py).
 
 ``format1_game.json`` was written by the format-1 engine (commit 08b55a4, before the stalled-round rule
 of seeds/siebenschlaefer.md section 12): a 3-player match of 2 rounds after its first round, 25 further
@@ -27,13 +27,13 @@ def migrate(data: dict[str, Any], version: int = 1) -> dict[str, Any]:
 
 
 def test_the_engine_writes_format_three_and_migrates_from_one_and_two() -> None:
-    """Issue 16: the engine names the format it writes and the step from every older one."""
+    """The engine names the format it writes and the step from every older one."""
     assert E.format == FORMAT == 3
     assert E.migrations == MIGRATIONS == {1: state_1_to_2, 2: state_2_to_3}
 
 
 def test_a_format_one_game_keeps_its_options_hands_and_turn() -> None:
-    """Section 12: an old game gets stalled_round=count_hands (the issue's new default), keeps its stored
+    """Section 12: an old game gets stalled_round=count_hands (the new default), keeps its stored
     max_turns (the old default 2000) and every other option, its hands and whose turn it is; its finished
     round went out."""
     old = FIXTURE["start"]
@@ -49,7 +49,7 @@ def test_a_format_one_game_keeps_its_options_hands_and_turn() -> None:
 
 
 def test_a_format_one_game_plays_on_identically() -> None:
-    """Issue 16: the migrated game makes the same moves to the same state as the format-1 engine did."""
+    """The migrated game makes the same moves to the same state as the format-1 engine did."""
     state = E.decode(migrate(FIXTURE["start"]))
     for step in FIXTURE["moves"]:
         move = move_from_json(E.move_types, step["move"])
@@ -59,7 +59,7 @@ def test_a_format_one_game_plays_on_identically() -> None:
 
 
 def test_the_step_is_pure() -> None:
-    """Issue 16: a migration step leaves its input untouched."""
+    """A migration step leaves its input untouched."""
     old = copy.deepcopy(FIXTURE["start"])
     state_1_to_2(old)
     assert old == FIXTURE["start"]
@@ -79,7 +79,7 @@ def test_a_format_two_round_keeps_its_summary_and_gets_no_made_up_table() -> Non
 
 
 def test_the_format_two_step_is_pure() -> None:
-    """Issue 16: the step 2 -> 3 leaves its input untouched."""
+    """The step 2 -> 3 leaves its input untouched."""
     two = state_1_to_2(FIXTURE["start"])
     kept = copy.deepcopy(two)
     state_2_to_3(two)

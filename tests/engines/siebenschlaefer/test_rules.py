@@ -50,7 +50,7 @@ def test_components_two_decks_104_cards_ten_each() -> None:
 
 @pytest.mark.parametrize("n", [0, 1, 9, 10])
 def test_components_two_to_eight_players(n: int) -> None:
-    """Section 1 (A-Z2): 2 to 8 players."""
+    """Section 1: 2 to 8 players."""
     with pytest.raises(InvalidOptions) as err:
         E.new_game(n, {}, "x")
     assert "players" in err.value.errors
@@ -104,7 +104,7 @@ def test_opener_several_holders_draw_lots_lowest_number_opens() -> None:
 
 
 def test_opener_face_cards_and_aces_are_redrawn() -> None:
-    """Section 3 (A-Z1): a drawn face card or ace is set aside and the same player draws again."""
+    """Section 3: a drawn face card or ace is set aside and the same player draws again."""
     deck = deck_for([["2C"], ["2D"]], stock_top=["KH", "AS", "8H", "QC", "5S"])
     s = E.new_game(2, {}, "x", deck)
     assert s.lots == ((0, "KH"), (0, "AS"), (0, "8H"), (1, "QC"), (1, "5S"))
@@ -112,7 +112,7 @@ def test_opener_face_cards_and_aces_are_redrawn() -> None:
 
 
 def test_opener_ties_draw_again() -> None:
-    """Section 3 (A-Z3): the players tied for the lowest number draw again, in seat order."""
+    """Section 3: the players tied for the lowest number draw again, in seat order."""
     deck = deck_for([["2C"], ["2D"], ["2H"]], stock_top=["4H", "9C", "4S", "6D", "3C"])
     s = E.new_game(3, {}, "x", deck)
     assert s.lots == ((0, "4H"), (1, "9C"), (2, "4S"), (0, "6D"), (2, "3C"))
@@ -143,7 +143,7 @@ def test_opener_stock_exhausted_during_lots_lowest_seat_in_contention() -> None:
 
 
 def test_opener_need_not_lay_the_two() -> None:
-    """Section 3 (A-Z4): the opener may lay any legal pair on the free table."""
+    """Section 3: the opener may lay any legal pair on the free table."""
     s = table([["2C", "9H", "10S"], ["5D", "6D"]])
     moves = E.legal_moves(s, 0)
     assert Play(cards=("9H", "10S")) in moves
@@ -189,7 +189,7 @@ def test_pair_must_exceed_strictly() -> None:
 
 
 def test_pair_aces_free_the_table_for_the_next_player() -> None:
-    """Section 4 (A-Z10): a pair of aces is legal on any value; the next player lays any legal pair."""
+    """Section 4: a pair of aces is legal on any value; the next player lays any legal pair."""
     s = table([["AC", "AD", "5S"], ["2C", "3D", "KS"], ["9C"]], target=20)
     s = play(s, 0, "AC", "AD")
     assert s.target is None and s.current == 1
@@ -216,7 +216,7 @@ def test_pair_exactly_two_known_cards() -> None:
 
 
 def test_pair_one_card_can_never_play() -> None:
-    """Section 4 (A-Z18): a hand of one card has no pair; it must draw."""
+    """Section 4: a hand of one card has no pair; it must draw."""
     s = table([["9C"], ["3C", "3D"]], stock=["2D", "3H"])
     assert E.legal_moves(s, 0) == (Draw(),)
 
@@ -235,7 +235,7 @@ def test_pair_aces_option_aa_rule(rule: str, target: int | None, legal: bool) ->
         refused(s, 0, Play(cards=("AC", "AD")), "too_low")
 
 
-# --- section 15: the worked examples of research 4.5 ------------------------------------------------
+# --- section 15: the worked examples ---------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -251,7 +251,7 @@ def test_pair_aces_option_aa_rule(rule: str, target: int | None, legal: bool) ->
     ],
 )
 def test_example_on_twelve(a: str, b: str, ok: bool, value: object) -> None:
-    """Section 15 / research 4.5: the value 12 on the table."""
+    """Section 15: the value 12 on the table."""
     hand = ["6H", "7C", "KD", "6S", "QH", "7S", "10C", "3D", "JC", "QD", "AH", "9C", "AC", "AS"]
     s = table([hand, ["2C", "2D"], ["4C", "4D"]], target=12, stock=["5C", "5D", "8C", "8D"])
     listed = Play(cards=(a, b)) in E.legal_moves(s, 0) or Play(cards=(b, a)) in E.legal_moves(s, 0)
@@ -268,7 +268,7 @@ def test_example_on_twelve(a: str, b: str, ok: bool, value: object) -> None:
 
 
 def test_example_on_nineteen_only_twenty_or_aces() -> None:
-    """Section 15 / research 4.5: on 19 only 10+10, face+10 (both 20) and A+A are legal."""
+    """Section 15: on 19 only 10+10, face+10 (both 20) and A+A are legal."""
     hand = ["10C", "10D", "KH", "9S", "9H", "QC", "AC", "AD", "8S"]
     s = table([hand, ["2C", "2D"]], target=19)
     assert set(E.legal_moves(s, 0)) == {
@@ -284,7 +284,7 @@ def test_example_on_nineteen_only_twenty_or_aces() -> None:
 
 
 def test_example_on_twenty_only_aces_else_everyone_passes_and_a_reset_follows() -> None:
-    """Section 15 / research 4.5: on 20 only A+A; without aces everybody draws, passes, and the
+    """Section 15: on 20 only A+A; without aces everybody draws, passes, and the
     reset flips a new start value."""
     s = table([["10C", "KD", "AC", "AD"], ["2C", "2D"]], target=20)
     assert E.legal_moves(s, 0) == (Play(cards=("AC", "AD")),)
@@ -306,7 +306,7 @@ def test_example_on_twenty_only_aces_else_everyone_passes_and_a_reset_follows() 
 
 
 def test_turn_must_lay_when_able() -> None:
-    """Section 5 (A-Z6): a player who can lay may neither draw nor pass; only plays are listed."""
+    """Section 5: a player who can lay may neither draw nor pass; only plays are listed."""
     s = table([["9C", "5D"], ["3C", "3D"]], target=12, stock=["2C", "2D"])
     assert E.legal_moves(s, 0) == (Play(cards=("5D", "9C")),)
     refused(s, 0, Draw(), "must_play")
@@ -314,7 +314,7 @@ def test_turn_must_lay_when_able() -> None:
 
 
 def test_turn_unable_draws_two_then_lays_in_the_same_turn() -> None:
-    """Section 5 (A-Z5): unable -> draw two; now able -> must lay in the same turn."""
+    """Section 5: unable -> draw two; now able -> must lay in the same turn."""
     s = table([["2C", "3D"], ["3C", "3H"]], target=12, stock=["10C", "9H", "4S"])
     assert E.legal_moves(s, 0) == (Draw(),)
     refused(s, 0, Pass(), "must_draw_first")
@@ -376,12 +376,12 @@ def test_seven_single_next_player_draws_two_and_misses_his_turn() -> None:
     s = play(s, 0, "7C", "6D")
     assert s.hands[1] == ("3C", "3D", "5H", "8H") and s.stock == ("9H",)
     assert s.current == 2 and s.target == 13
-    assert s.passes == 0  # the missed turn is no pass (A-Z8)
+    assert s.passes == 0  # the missed turn is no pass
     assert [(e.kind, e.seat) for e in s.events] == [("play", 0), ("penalty", 1), ("skip", 1)]
 
 
 def test_seven_with_a_face_card_is_a_single_seven() -> None:
-    """Section 6 (A-Z12): face + 7 = 14 and triggers the single-7 effect."""
+    """Section 6: face + 7 = 14 and triggers the single-7 effect."""
     s = table([["7C", "QD", "2S"], ["3C", "3D"], ["4C", "4D"]], target=12, stock=["5H", "8H"])
     s = play(s, 0, "QD", "7C")
     assert s.target == 14 and len(s.hands[1]) == 4 and s.current == 2
@@ -397,7 +397,7 @@ def test_seven_single_with_two_players_the_layer_moves_again_on_his_own_value() 
 
 
 def test_seven_pair_every_other_player_draws_and_the_layer_plays_again_above_fourteen() -> None:
-    """Section 6 (A-Z11): 7+7: all others draw two, clockwise from the layer's left; the layer moves
+    """Section 6: 7+7: all others draw two, clockwise from the layer's left; the layer moves
     again and must exceed 14."""
     s = table(
         [["2C", "3C"], ["7C", "7H", "9D", "6D", "KS"], ["4D", "4H"]],
@@ -450,7 +450,7 @@ def test_seven_a_skip_neither_counts_nor_breaks_a_run_of_passes() -> None:
 
 
 def test_seven_winning_pair_still_makes_the_others_draw() -> None:
-    """Section 6/9 (A-Z15): a winning pair with a 7 still deals its draws before counting."""
+    """Section 6/9: a winning pair with a 7 still deals its draws before counting."""
     s = table([["7C", "6D"], ["3C", "3D"], ["4C"]], target=12, stock=["5H", "8H"])
     r = E.result(play(s, 0, "7C", "6D"))
     assert r is not None and r.detail["hand_values"] == [0, 19, 4]
@@ -479,7 +479,7 @@ def _all_pass(s: State) -> State:
 
 
 def test_reset_all_players_pass_flips_two_stock_cards_as_the_start_value() -> None:
-    """Section 7 (A-Z7): N passes in a row flip two cards; play goes on after the last passer."""
+    """Section 7: N passes in a row flip two cards; play goes on after the last passer."""
     stock = ["2C", "2D", "3C", "3D", "4C", "4D", "9H", "JD"]
     s = table([["5C"], ["5D"], ["5H"]], target=20, stock=stock, current=1)
     s = _all_pass(s)
@@ -501,7 +501,7 @@ def test_reset_threshold_option_all_other_players() -> None:
 
 
 def test_reset_sevens_in_the_start_value_have_no_effect() -> None:
-    """Section 7 (A-Z9): a flipped 7 makes nobody draw."""
+    """Section 7: a flipped 7 makes nobody draw."""
     s = table([["5C"], ["5D"]], target=20, stock=["2C", "2D", "3C", "3D", "7H", "7S", "9C"])
     s = _all_pass(s)
     assert s.target == 14 and [len(h) for h in s.hands] == [3, 3] and s.current == 0
@@ -515,7 +515,7 @@ def test_reset_aces_flipped_free_the_table() -> None:
 
 
 def test_reset_illegal_flip_is_flipped_again() -> None:
-    """Section 7 (A-Z9, reflip): K+Q or A+5 stay on the pile and two more are flipped."""
+    """Section 7 (reflip): K+Q or A+5 stay on the pile and two more are flipped."""
     s = table([["5C"], ["5D"]], target=20, stock=["2C", "2D", "3C", "3D", "KH", "QS", "AD", "5S", "6C", "8C"])
     s = _all_pass(s)
     assert s.target == 14 and s.pile[-6:] == ("KH", "QS", "AD", "5S", "6C", "8C")
@@ -554,7 +554,7 @@ def test_reset_only_illegal_pairs_left_stops_with_a_free_table() -> None:
 
 
 def test_stock_refilled_from_the_pile_keeping_the_top_pair() -> None:
-    """Section 8 (A-Z14): an empty stock is refilled with the pile but its top pair, shuffled."""
+    """Section 8: an empty stock is refilled with the pile but its top pair, shuffled."""
     pile = ["2C", "3C", "4C", "5C", "9D", "10D"]
     s = table([["2D", "3D"], ["4D"]], target=19, stock=["6H"], pile=pile, seed="r")
     s = E.apply(s, 0, Draw())
@@ -599,7 +599,7 @@ def test_end_first_empty_hand_wins_others_counted_highest_pays() -> None:
 
 
 def test_end_ties_for_the_highest_all_pay() -> None:
-    """Section 9 (A-Z16): all tied for the highest total pay."""
+    """Section 9: all tied for the highest total pay."""
     s = table([["9C", "8D"], ["QC", "10S"], ["10C", "JH"], ["2C"]], target=12)
     r = E.result(play(s, 0, "9C", "8D"))
     assert r is not None and r.losers == (1, 2) and r.detail["payers"] == [1, 2]
@@ -634,7 +634,7 @@ def test_options_are_validated(options: dict[str, object]) -> None:
 
 
 def test_options_defaults() -> None:
-    """Section 10: the defaults of the research."""
+    """Section 10: the documented defaults."""
     defaults = {o.name: o.default for o in E.options}
     assert defaults == {
         "aa_rule": "always",
@@ -733,7 +733,7 @@ def test_stall_every_seat_holding_one_lone_ace_is_counted_as_in_the_pub() -> Non
 
 
 def test_stall_ties_all_win_or_all_pay_and_equal_hands_pay_nobody() -> None:
-    """Section 12 and A-Z16: all tied for the fewest points win, all tied for the most pay; when every
+    """Sections 9 and 12: all tied for the fewest points win, all tied for the most pay; when every
     hand counts the same there is nobody to pay."""
     hands = [["A" + "CDHS"[i % 4], "5H"] for i in range(8)]
     locked = table(hands[:7] + [["8C", "9C"]], target=20, stock=["AS", "5C"], current=7)

@@ -1,5 +1,5 @@
-"""The greedy level, the evaluation and the determinization of Siebenschläfer (issue 14;
-seeds/siebenschlaefer.md "Bots")."""
+"""The greedy level, the evaluation and the determinization of Siebenschläfer
+(seeds/siebenschlaefer.md "Bots")."""
 
 from __future__ import annotations
 

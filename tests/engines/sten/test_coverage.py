@@ -1,4 +1,4 @@
-"""The view's ``fits`` and the coverage of ``legal_moves`` (seeds/sten.md sections 9 and 10; issue 11).
+"""The view's ``fits`` and the coverage of ``legal_moves`` (seeds/sten.md sections 9 and 10).
 
 Edge positions are hand-built (``position``/``deck_for`` of the rules tests) and checked with the
 shared ``assert_covers``: the listed moves cover every kind of move and every card that the slow
@@ -35,7 +35,7 @@ def fits_of(state: StenState) -> list[str]:
 
 def test_fits_during_the_opening_shows_only_the_hearts_seven() -> None:
     """seeds/sten.md 3 and 9: while the 7H holder has to open, the 7H is the only card that may be placed,
-    so ``fits`` shows 7H and no other 7 (issue 11's report: it showed 7C, 7D and 7S as well)."""
+    so ``fits`` shows 7H and no other 7 (it once showed 7C, 7D and 7S as well: seeds/sten.md 12.8)."""
     state = E.new_game(4, None, "open", deck=deck_for(4, {2: ["7H", "7S", "8H"]}))
     assert state.opening
     assert fits_of(state) == ["7H"]

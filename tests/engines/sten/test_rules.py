@@ -111,7 +111,7 @@ def refused(state: StenState, seat: int, move: object, reason: str) -> None:
 
 @pytest.mark.parametrize("players", range(2, 9))
 def test_equal_hands_and_open_remainder_per_player_count(players: int) -> None:
-    """seeds/sten.md 2.2: 52 // N cards each, 52 % N face up beside the layout (A-S1, policy open)."""
+    """seeds/sten.md 2.2: 52 // N cards each, 52 % N face up beside the layout (policy open)."""
     expected = {2: (26, 0), 3: (17, 1), 4: (13, 0), 5: (10, 2), 6: (8, 4), 7: (7, 3), 8: (6, 4)}[players]
     state = E.new_game(players, None, "sizes", deck=deck_for(players, {1: ["7H"]}))
     assert [len(h) for h in state.hands] == [expected[0]] * players
@@ -210,7 +210,7 @@ def test_play_continues_left_of_the_opener() -> None:
 
 
 def test_open_remainder_hearts_seven_is_placed_at_setup() -> None:
-    """seeds/sten.md 3 (research 1.2.4): a 7H in the open remainder is laid out at once; seat 0 begins."""
+    """seeds/sten.md 3: a 7H in the open remainder is laid out at once; seat 0 begins."""
     state = E.new_game(3, None, "rem", deck=deck_for(3, rest=["7H"]))
     assert state.remainder == ()
     assert state.opening is False
@@ -280,7 +280,7 @@ def test_no_card_of_a_suit_before_its_seven() -> None:
 
 
 def test_a_seven_opens_its_suit_on_any_turn_by_free_choice() -> None:
-    """seeds/sten.md 4.1 (A-S4): any 7 may open its suit on any own turn; playing it is a free choice."""
+    """seeds/sten.md 4.1: any 7 may open its suit on any own turn; playing it is a free choice."""
     state = E.new_game(2, None, "sevens", deck=deck_for(2, {0: ["7H", "8H", "7D"], 1: ["7C", "6H"]}))
     state = play(state, (0, Play("7H")))
     moves = E.legal_moves(state, 1)
@@ -308,7 +308,7 @@ def test_one_card_per_turn_then_the_next_seat() -> None:
 
 
 def test_stein_only_when_no_card_fits_and_the_sayer_takes_the_stone() -> None:
-    """seeds/sten.md 5.2 (A-S3): "Stein" is possible only when none of the cards fits; the sayer takes the
+    """seeds/sten.md 5.2: "Stein" is possible only when none of the cards fits; the sayer takes the
     stone from whoever holds it."""
     state = position([["QH", "KH"], ["AH", "2H", "3H", "4H", "10H", "JH"]], LATE, stone=1)
     assert E.legal_moves(state, 0) == (Stein(), PlayAll(("QH", "KH")))  # the declaration would fail (10)
@@ -368,7 +368,7 @@ def test_play_all_in_the_right_order_wins_at_once() -> None:
 
 
 def test_failed_play_all_takes_the_cards_back_and_the_stone() -> None:
-    """seeds/sten.md 6 (A-S5, A-S6): submitted_order: a card that does not fit when reached is a mistake;
+    """seeds/sten.md 6: submitted_order: a card that does not fit when reached is a mistake;
     every card goes back, the layout is as before, the declarer takes the stone, the turn ends."""
     state = position(PA_HANDS, LATE, stone=1)
     after = E.apply(state, 0, PlayAll(("10H", "JH", "3H", "4H")))
@@ -400,7 +400,7 @@ def test_play_all_must_name_the_whole_hand_exactly() -> None:
 
 
 def test_play_all_may_use_remainder_option() -> None:
-    """seeds/sten.md 6 and 8 (A-S7): open-remainder cards may bridge gaps only with the option."""
+    """seeds/sten.md 6 and 8: open-remainder cards may bridge gaps only with the option."""
     hands = [["QH", "KH"], ["4H", "3H"], ["2H", "AH"]]
     state = position(hands, LATE, remainder=["10H", "JH"])
     assert [m for m in E.legal_moves(state, 0) if isinstance(m, PlayAll)] == [PlayAll(("QH", "KH"))]  # fails
@@ -413,7 +413,7 @@ def test_play_all_may_use_remainder_option() -> None:
 
 
 def test_failed_play_all_without_ending_the_turn() -> None:
-    """seeds/sten.md 6 (A-S6): failed_play_all_ends_turn=false: the declarer keeps the stone and must then
+    """seeds/sten.md 6: failed_play_all_ends_turn=false: the declarer keeps the stone and must then
     play a fitting card or say "Stein"; a second declaration in that turn is refused."""
     state = position(PA_HANDS, LATE, stone=1, options={"failed_play_all_ends_turn": False})
     after = E.apply(state, 0, PlayAll(("3H", "4H", "10H", "JH")))
@@ -469,7 +469,7 @@ def test_a_remainder_play_does_not_empty_the_hand() -> None:
     [("previous_holder", 1, (1,)), ("previous_holder", None, ()), ("none", 1, ()), ("both", 1, (0,))],
 )
 def test_winner_holding_the_stone(conflict: str, before: int | None, losers: tuple[int, ...]) -> None:
-    """seeds/sten.md 7.2 (A-S8): the winner holds the stone: stone_winner_conflict decides the loser."""
+    """seeds/sten.md 7.2: the winner holds the stone: stone_winner_conflict decides the loser."""
     state = position(
         [["10H"], ["AH", "2H", "3H", "4H", "JH", "QH", "KH"]],
         LATE,
@@ -503,7 +503,7 @@ def test_stone_holder_after_a_long_game_loses() -> None:
 
 
 def test_dead_remainder_stall_ends_the_game() -> None:
-    """seeds/sten.md 7.3 (A-S9): policy dead: once no hand card can ever fit, the game ends as stalled;
+    """seeds/sten.md 7.3: policy dead: once no hand card can ever fit, the game ends as stalled;
     fewest cards wins, the stone holder loses."""
     state = position(
         [["4H", "JH", "QH"], ["KH", "2H", "AH"]],
@@ -521,7 +521,7 @@ def test_dead_remainder_stall_ends_the_game() -> None:
 
 
 def test_dead_remainder_stall_tie_has_no_winner() -> None:
-    """seeds/sten.md 7.3 (A-S9): a tie for the fewest cards: nobody wins."""
+    """seeds/sten.md 7.3: a tie for the fewest cards: nobody wins."""
     state = position(
         [["4H", "JH", "QH"], ["KH", "2H"]],
         LATE,

@@ -1,4 +1,4 @@
-"""The greedy level and the evaluation of Sten (issue 14; seeds/sten.md "Bots")."""
+"""The greedy level and the evaluation of Sten (seeds/sten.md "Bots")."""
 
 from __future__ import annotations
 
