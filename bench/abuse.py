@@ -633,7 +633,7 @@ def build_long_game(target: Target, want: int, seconds: float) -> None:
     every seat says "Stein" (a voluntary one, allowed by the option) or, in the opening, plays
     the one card it must."""
     conn = keepalive(target.port, ATTACKER)
-    options = {"allow_voluntary_stein": True, "max_turns": 1_000_000}
+    options = {"allow_voluntary_stein": True, "max_turns": 100_000}
     status, created = api(conn, "POST", f"/v1/{GAME}/games", body={"players": 8, "options": options})
     if status != 201:
         raise SystemExit(f"the long game could not be created: {status} {created}")
