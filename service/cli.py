@@ -8,6 +8,19 @@ import os
 import sys
 
 
+def quiet_request_handler() -> type:
+    """werkzeug's request handler without its own line per request: the app already writes one
+    (JSON, with the request id: service/observability.py), and two lines per request say nothing
+    more. werkzeug's error lines (a malformed request) stay."""
+    from werkzeug.serving import WSGIRequestHandler
+
+    class QuietRequestHandler(WSGIRequestHandler):
+        def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+            pass
+
+    return QuietRequestHandler
+
+
 def spec_document() -> dict:
     """The OpenAPI document of the app, as served at /openapi.json."""
     from service.app import create_app
@@ -60,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cardtable: using Redis at {where.hostname}:{where.port or 6379}"  # never the password
               + (" (cluster)" if settings.redis_cluster else ""), file=sys.stderr)
     print(f"cardtable: serving on http://{args.host}:{args.port}  (API docs at /docs)", file=sys.stderr)
-    app.run(host=args.host, port=args.port, threaded=True)
+    app.run(host=args.host, port=args.port, threaded=True, request_handler=quiet_request_handler())
     return 0
 
 

@@ -6,12 +6,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Debian packages the tests need: redis-server (and redis-cli) for the service tests,
+# Debian packages the tests need: redis-server (and redis-cli) for the service tests, nginx for
+# the tests of deploy/nginx in front of gunicorn (Debian's postinst starts no server in a container
+# with policy-rc.d; elsewhere it may start the system's nginx, which the tests do not use),
 # node and npm for the TypeScript SDK check, chromium for the web table's browser tests
 # (driven by Playwright from the test extra; Playwright's own browser download is not used).
 missing=""
 command -v redis-server >/dev/null 2>&1 || missing="$missing redis-server"
 command -v redis-cli >/dev/null 2>&1 || missing="$missing redis-tools"
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing="$missing nginx"
 command -v node >/dev/null 2>&1 || missing="$missing nodejs"
 command -v npm >/dev/null 2>&1 || missing="$missing npm"
 [ -x /usr/bin/chromium ] || missing="$missing chromium"

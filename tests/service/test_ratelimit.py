@@ -57,6 +57,38 @@ def test_probes_and_metrics_are_never_limited(redis_server) -> None:
     assert client.get("/v1/games", environ_base=env).status_code == 429
 
 
+STATIC = ["/play", "/play/", "/play/app.js", "/play/style.css", "/play/rules/sten.md", "/docs", "/docs/",
+          "/docs/static/swagger-ui.css", "/openapi.json", "/favicon.ico"]
+
+
+def _status(client, path: str, method: str = "GET", **kw) -> int:
+    with client.open(path, method=method, **kw) as reply:  # a file's reply holds it open until closed
+        return reply.status_code
+
+
+def test_the_web_table_and_the_docs_are_not_api_calls(redis_server) -> None:
+    """A page load is a dozen static files: none of them counts, while the API still does."""
+    client = _app(redis_server.url, rate="2/m").test_client()
+    env = _addr()
+    for _ in range(3):
+        for path in STATIC:
+            assert _status(client, path, environ_base=env) != 429, path
+    assert [_status(client, "/v1/games", environ_base=env) for _ in range(3)] == [200, 200, 429]
+    assert _status(client, "/play/app.js", environ_base=env) == 200  # still served once the API is refused
+
+
+def test_cors_preflights_are_not_counted_but_the_calls_they_precede_are(redis_server) -> None:
+    client = _app(redis_server.url, rate="2/m", cors_origins=("https://table.example",)).test_client()
+    env = _addr()
+    preflight = {"Origin": "https://table.example", "Access-Control-Request-Method": "POST",
+                 "Access-Control-Request-Headers": "content-type"}
+    for _ in range(5):
+        assert _status(client, "/v1/sten/games", "OPTIONS", headers=preflight, environ_base=env) == 204
+    # an OPTIONS that is no preflight counts like any request
+    assert _status(client, "/v1/games", "OPTIONS", environ_base=env) == 204
+    assert [_status(client, "/v1/games", environ_base=env) for _ in range(2)] == [200, 429]
+
+
 def test_each_seat_token_has_its_own_count_and_is_never_stored(redis_server) -> None:
     client = _app(redis_server.url, rate="4/m").test_client()
     env = _addr()

@@ -28,13 +28,14 @@ def served() -> dict[str, bytes]:
     todo, seen = ["/play/"], {}
     while todo:
         path = todo.pop()
-        if path in seen:
+        name = path.split("?")[0]  # the page names its script and style with their hash: app.js?v=<hash>
+        if name in seen:
             continue
         with c.get(path) as res:
             assert res.status_code == 200, path
-            seen[path] = res.data
+            seen[name] = res.data
         text = res.data.decode()
-        if path.endswith(".js"):
+        if name.endswith(".js"):
             refs = re.findall(r'^import .* from "(\./[^"]+)";$', text, re.M)
         else:
             refs = re.findall(r'<(?:script|link)[^>]+(?:src|href)="([^"#:]+)"', text)
