@@ -60,6 +60,7 @@ import os
 import random
 import re
 import resource
+import shutil
 import signal
 import socket
 import string
@@ -71,6 +72,7 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, field
+from datetime import datetime
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -96,36 +98,88 @@ STREAM_OPENS = 180
 MALFORMED_PATIENCE = 2.0
 #: The p99 ratio (attack / quiet) the service should stay within.
 GOAL = 2.0
-ATTACKS = ("tokens", "slow-body", "streams", "methods", "replays", "creates", "malformed")
+#: In the order they run: ``streams`` last, since the stream slots it takes outlive its connections
+#: by up to two keep-alive intervals (the server learns of a closed stream when a write fails), and
+#: ``replays`` opens streams from the same address.
+ATTACKS = ("tokens", "slow-body", "methods", "replays", "creates", "malformed", "streams")
 
 
 # --- the service as deployed ---------------------------------------------------------------------
 
 
+_LOGGED = rb"^\[(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d{4})\] \[\d+\] \[INFO\] "
+#: gunicorn's log lines of a worker's recycling: it stops accepting (after max_requests), and a new
+#: one boots once the old one has exited (its open connections done, or graceful_timeout over).
+RECYCLING = re.compile(_LOGGED + rb"Autorestarting worker", re.M)
+BOOTING = re.compile(_LOGGED + rb"Booting worker", re.M)
+
+
+@dataclass
+class Server:
+    """The service's gunicorn: its port, its master process and the file its log goes to."""
+
+    port: int
+    proc: subprocess.Popen[bytes]
+    log: Any
+
+    def text(self) -> bytes:
+        # pread: the offset is shared with gunicorn, which writes to the same open file
+        return os.pread(self.log.fileno(), os.fstat(self.log.fileno()).st_size, 0)
+
+    def logged(self, line: re.Pattern[bytes]) -> list[float]:
+        """When gunicorn logged ``line`` (wall clock, whole seconds)."""
+        return [datetime.strptime(m.group(1).decode(), "%Y-%m-%d %H:%M:%S %z").timestamp()
+                for m in line.finditer(self.text())]
+
+
 @contextmanager
-def service(redis_url: str, workers: int) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
+def service(redis_url: str, workers: int, behind_proxy: bool, keep: Path | None = None) -> Iterator[Server]:
     """``gunicorn -c deploy/gunicorn.conf.py 'service.app:create_app()'`` on a spare port with every
     ``CARDTABLE_*`` setting at the deployment's default (the caller's environment is not passed on);
-    only the store, the address and the worker count are set. The log goes to a temporary file."""
+    only the store, the address and the worker count are set, and behind nginx
+    ``CARDTABLE_TRUSTED_PROXIES=1`` as deploy/compose.yaml sets it. The log goes to a temporary file."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CARDTABLE_", "REDIS_", "PROMETHEUS_"))}
     env.update({"REDIS_URL": redis_url, "CARDTABLE_BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": str(workers)})
+    if behind_proxy:
+        env["CARDTABLE_TRUSTED_PROXIES"] = "1"
     errlog = tempfile.TemporaryFile()  # noqa: SIM115 -- closed below, after the server stops
     proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy" / "gunicorn.conf.py"),
                              "service.app:create_app()"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=errlog)
+    server = Server(port, proc, errlog)
     try:
         wait_for_port(port, proc)
-        yield port, proc
+        yield server
     finally:
         stop(proc)
-        errlog.seek(0)
-        text = errlog.read().decode(errors="replace")
+        text = server.text().decode(errors="replace")
         errlog.close()
+        if keep is not None:
+            (keep / "gunicorn.log").write_text(text)
         tracebacks = text.count("Traceback")
         if tracebacks:
             first = text.index("Traceback")
             print(f"\ngunicorn logged {tracebacks} traceback(s); the first:\n{text[first:first + 2500]}",
                   file=sys.stderr)
+
+
+@contextmanager
+def proxy(upstream: int, keep: Path | None = None) -> Iterator[int]:
+    """deploy/nginx as shipped (tests/nginx.py replaces only its ports and paths) in front of the
+    service; yields nginx's port."""
+    from tests.nginx import Nginx, binary
+
+    if binary() is None:
+        raise SystemExit("--nginx: nginx is not installed (apt-get install nginx)")
+    front = Nginx(upstream)
+    front.start()
+    try:
+        yield front.port
+    finally:
+        front.stop()
+        if keep is not None and front.log.exists():
+            shutil.copy(front.log, keep / "nginx-error.log")
+        front.cleanup()
 
 
 def raise_file_limit() -> int:
@@ -713,6 +767,7 @@ class Window:
     tally: Tally
     before: dict[str, float]
     after: dict[str, float]
+    span: tuple[float, float] = (0.0, 0.0)  # wall clock, from the quiet window to the cool-down's end
 
 
 def in_window(samples: Sequence[tuple[float, float, int, str]], window: tuple[float, float]
@@ -724,7 +779,8 @@ def ms(values: Sequence[float], q: float) -> float:
     return percentile(values, q) * 1000
 
 
-def report(windows: Sequence[Window], samples: Sequence[tuple[float, float, int, str]], target: Target) -> None:
+def report(windows: Sequence[Window], samples: Sequence[tuple[float, float, int, str]], target: Target,
+           recycled: tuple[Sequence[float], Sequence[float]]) -> None:
     quiet_all = [s[1] for w in windows for s in in_window(samples, w.quiet)]
     print(f"\nnormal player, all quiet windows: {len(quiet_all)} requests, p50 {ms(quiet_all, 50):.1f} ms, "
           f"p99 {ms(quiet_all, 99):.1f} ms")
@@ -746,15 +802,27 @@ def report(windows: Sequence[Window], samples: Sequence[tuple[float, float, int,
         if errors or quiet_errors:
             details.append(f"  {w.attack}: player errors, attack window {dict(errors)}, quiet {dict(quiet_errors)} "
                            "(-1: no answer within 10 s or the connection failed)")
+        slowest = sorted(attacked, key=lambda s: -s[1])[:3]
+        if slowest:
+            details.append(f"  {w.attack}: the player's slowest while attacked: "
+                           + ", ".join(f"{kind} {status} {sec * 1000:.0f} ms" for _, sec, status, kind in slowest))
+        stopped, booted = (sum(1 for t in times if w.span[0] - 1 <= t < w.span[1]) for times in recycled)
+        if stopped or booted:
+            details.append(f"  {w.attack}: gunicorn workers that stopped accepting to recycle (max_requests): "
+                           f"{stopped}; booted anew: {booted} (from its quiet window to its cool-down)")
         extra = {k: v for k, v in w.tally.counts.items() if v}
         details.append(f"  {w.attack}: attacker answers {dict(sorted(w.tally.statuses.items()))}"
                        + (f"; {extra}" if extra else ""))
     print("\n" + "\n".join(details))
+    print(f"\ngunicorn workers recycled during the run (max_requests, as deployed): {len(recycled[0])} stopped "
+          f"accepting, {len(recycled[1])} booted anew; a recycling worker accepts nothing until its open "
+          "connections end (graceful_timeout at most)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.abuse", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--attack", default="all", choices=(*ATTACKS, "all"), help="one attack, or all (default)")
+    parser.add_argument("--attack", default="all",
+                        help=f"all (default), or attacks separated by commas, run in that order: {', '.join(ATTACKS)}")
     parser.add_argument("--seconds", type=float, default=10.0,
                         help="length of each quiet and each attack window (default 10)")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (default 2, one per core)")
@@ -770,6 +838,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="replays: entries of the long game (default 4000)")
     parser.add_argument("--build-seconds", type=float, default=30.0,
                         help="replays: at most this long to build the long game (default 30)")
+    parser.add_argument("--log-dir", type=Path, help="keep gunicorn's log (and nginx's error log) in this directory")
+    parser.add_argument("--nginx", action="store_true",
+                        help="put deploy/nginx in front, as deploy/compose.yaml does (player and attacker go "
+                             "through it)")
     args = parser.parse_args(argv)
     held = args.held or args.workers * WORKER_CONNECTIONS + 1000
     if not (0 < args.seconds <= 120 and 0 < args.workers <= 16 and 0 < args.connections <= 256
@@ -777,21 +849,28 @@ def main(argv: Sequence[str] | None = None) -> int:
             and 0 < args.replay_entries <= 50_000 and 0 < args.build_seconds <= 120):
         parser.error("keep it bounded: seconds <= 120, workers <= 16, connections <= 256, held <= 15000, "
                      "streams <= 10000, rate <= 50, replay-entries <= 50000, build-seconds <= 120")
-    attacks = ATTACKS if args.attack == "all" else (args.attack,)
+    attacks = ATTACKS if args.attack == "all" else tuple(a.strip() for a in args.attack.split(",") if a.strip())
+    if not attacks or any(a not in ATTACKS for a in attacks):
+        parser.error(f"--attack: all, or some of {', '.join(ATTACKS)}")
     files = raise_file_limit()
     if files < held + 1000:
         held = max(100, files - 1000)
     ramp = cool = min(2.0, args.seconds)
     t_run = time.monotonic()
     print(f"bench.abuse: {', '.join(attacks)}; gunicorn -c deploy/gunicorn.conf.py, {args.workers} gevent workers, "
-          f"settings as shipped; player at {PLAYER} (<= {args.rate:g} req/s), attacker at {ATTACKER} "
+          f"settings as shipped{', behind deploy/nginx' if args.nginx else ''}; player at {PLAYER} "
+          f"(<= {args.rate:g} req/s), attacker at {ATTACKER} "
           f"({args.connections} connections per flood, {held} held bodies, {args.streams} streams); "
           f"{args.seconds:g} s quiet + {args.seconds:g} s attacked per attack; {os.cpu_count()} CPUs")
 
     ctx = multiprocessing.get_context("fork")
     with ExitStack() as stack:
         redis_url, _ = stack.enter_context(redis_server())
-        port, _ = stack.enter_context(service(redis_url, args.workers))
+        if args.log_dir:
+            args.log_dir.mkdir(parents=True, exist_ok=True)
+        server = stack.enter_context(service(redis_url, args.workers, args.nginx, args.log_dir))
+        upstream = server.port
+        port = stack.enter_context(proxy(upstream, args.log_dir)) if args.nginx else upstream
         import redis
 
         rds = redis.Redis.from_url(redis_url)
@@ -809,10 +888,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         time.sleep(min(2.0, args.seconds))  # warm-up: the first game, the workers' first requests
         windows = []
         for name in attacks:
+            wall = time.time()
             q0 = time.monotonic()
             time.sleep(args.seconds)
             quiet = (q0, time.monotonic())
-            before = observe(name, port, rds)
+            before = observe(name, upstream, rds)
             out, inp = ctx.Pipe(duplex=False)
             start = time.monotonic()
             deadline = start + ramp + args.seconds
@@ -833,13 +913,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                 hostile.join()
             attacked = (start + ramp, deadline)
             time.sleep(cool)
-            after = observe(name, port, rds)
-            windows.append(Window(name, quiet, attacked, tally, before, after))
+            after = observe(name, upstream, rds)
+            windows.append(Window(name, quiet, attacked, tally, before, after, (wall, time.time())))
             print(f"  {name}: done ({tally.total()} attacker requests answered)", flush=True)
         stop_player.set()
         samples = player_out.recv() if player_out.poll(SOCKET_TIMEOUT + 10) else []
         proc.join(10)
-    report(windows, samples, target)
+        recycled = (server.logged(RECYCLING), server.logged(BOOTING)[args.workers:])
+    report(windows, samples, target, recycled)
     print(f"\n(total run {time.monotonic() - t_run:.0f} s)")
     return 0
 
