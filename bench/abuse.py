@@ -78,7 +78,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.engines import percentile
-from bench.http import redis_server, stop
+from bench.http import cpu_seconds, redis_server, stop
 from tests.servers import free_port, wait_for_port
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -164,9 +164,9 @@ def service(redis_url: str, workers: int, behind_proxy: bool, keep: Path | None 
 
 
 @contextmanager
-def proxy(upstream: int, keep: Path | None = None) -> Iterator[int]:
+def proxy(upstream: int, keep: Path | None = None) -> Iterator[tuple[int, int]]:
     """deploy/nginx as shipped (tests/nginx.py replaces only its ports and paths) in front of the
-    service; yields nginx's port."""
+    service; yields nginx's port and its master's pid."""
     from tests.nginx import Nginx, binary
 
     if binary() is None:
@@ -174,7 +174,8 @@ def proxy(upstream: int, keep: Path | None = None) -> Iterator[int]:
     front = Nginx(upstream)
     front.start()
     try:
-        yield front.port
+        assert front.proc is not None
+        yield front.port, front.proc.pid
     finally:
         front.stop()
         if keep is not None and front.log.exists():
@@ -306,6 +307,7 @@ class Tally:
 
     statuses: Counter[int] = field(default_factory=Counter)
     counts: Counter[str] = field(default_factory=Counter)
+    cpu: float = 0.0  # CPU seconds of the attacker's process
 
     def total(self) -> int:
         return sum(self.statuses.values())
@@ -659,11 +661,13 @@ def attacker(name: str, target: Target, deadline: float, out: Connection) -> Non
     """The hostile client's process: run one attack until ``deadline``, send back its tally."""
     random.seed(f"bench.abuse/{name}/{os.getpid()}")
     tally = Tally()
+    cpu = time.process_time()
 
     async def run() -> None:
         try:
             await RUN[name](target, deadline, tally)
         finally:
+            tally.cpu = time.process_time() - cpu
             out.send(tally)  # before the loop's teardown, which closes thousands of connections
             out.close()
 
@@ -768,6 +772,8 @@ class Window:
     before: dict[str, float]
     after: dict[str, float]
     span: tuple[float, float] = (0.0, 0.0)  # wall clock, from the quiet window to the cool-down's end
+    cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds per process group while attacked
+    attack_seconds: float = 0.0  # how long the attack ran, its ramp included
 
 
 def in_window(samples: Sequence[tuple[float, float, int, str]], window: tuple[float, float]
@@ -810,6 +816,9 @@ def report(windows: Sequence[Window], samples: Sequence[tuple[float, float, int,
         if stopped or booted:
             details.append(f"  {w.attack}: gunicorn workers that stopped accepting to recycle (max_requests): "
                            f"{stopped}; booted anew: {booted} (from its quiet window to its cool-down)")
+        if w.cpu:
+            details.append(f"  {w.attack}: CPU seconds in the {w.attack_seconds:g} s of the attack (ramp included, "
+                           f"{os.cpu_count()} cores): " + ", ".join(f"{k} {v:.1f}" for k, v in w.cpu.items()))
         extra = {k: v for k, v in w.tally.counts.items() if v}
         details.append(f"  {w.attack}: attacker answers {dict(sorted(w.tally.statuses.items()))}"
                        + (f"; {extra}" if extra else ""))
@@ -865,12 +874,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     ctx = multiprocessing.get_context("fork")
     with ExitStack() as stack:
-        redis_url, _ = stack.enter_context(redis_server())
+        redis_url, redis_proc = stack.enter_context(redis_server())
         if args.log_dir:
             args.log_dir.mkdir(parents=True, exist_ok=True)
         server = stack.enter_context(service(redis_url, args.workers, args.nginx, args.log_dir))
         upstream = server.port
-        port = stack.enter_context(proxy(upstream, args.log_dir)) if args.nginx else upstream
+        port, nginx_pid = stack.enter_context(proxy(upstream, args.log_dir)) if args.nginx else (upstream, 0)
+        pids = {"gunicorn": server.proc.pid, "redis": redis_proc.pid, **({"nginx": nginx_pid} if nginx_pid else {})}
         import redis
 
         rds = redis.Redis.from_url(redis_url)
@@ -897,8 +907,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             start = time.monotonic()
             deadline = start + ramp + args.seconds
             hostile = ctx.Process(target=attacker, args=(name, target, deadline, inp), daemon=True)
+            cpu0 = {k: cpu_seconds(pid) for k, pid in pids.items()}
             hostile.start()
             inp.close()
+            time.sleep(max(0.0, deadline - time.monotonic()))
+            cpu = {k: cpu_seconds(pid) - cpu0[k] for k, pid in pids.items()}
             tally = Tally()
             try:
                 if out.poll(deadline - time.monotonic() + 30):
@@ -914,7 +927,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             attacked = (start + ramp, deadline)
             time.sleep(cool)
             after = observe(name, upstream, rds)
-            windows.append(Window(name, quiet, attacked, tally, before, after, (wall, time.time())))
+            windows.append(Window(name, quiet, attacked, tally, before, after, (wall, time.time()),
+                                  {**cpu, "attacker": tally.cpu}, deadline - start))
             print(f"  {name}: done ({tally.total()} attacker requests answered)", flush=True)
         stop_player.set()
         samples = player_out.recv() if player_out.poll(SOCKET_TIMEOUT + 10) else []
