@@ -1,14 +1,15 @@
 """What one hostile client costs a normal player: the player's latency without and with each attack.
 
-``python -m bench.abuse [--attack NAME|all] [--seconds 10] [--workers 2] [--connections 16] [--held N]
-[--streams 3000] [--rate 15] [--replay-entries 4000] [--build-seconds 30]``
+``python -m bench.abuse [--attack all|NAME,NAME...] [--seconds 10] [--workers 2] [--connections 16] [--held N]
+[--streams 3000] [--rate 15] [--replay-entries 4000] [--build-seconds 30] [--nginx] [--log-dir DIR]``
 
 One run starts one redis-server and the service as deployed: ``gunicorn -c deploy/gunicorn.conf.py
 'service.app:create_app()'`` (gevent workers, the rate limit as shipped, fixed deals off, every other
-``CARDTABLE_*`` setting left at its default) on spare loopback ports. Three loopback addresses
-stand for three machines: the normal player connects from 127.0.0.2, the hostile client from
-127.0.0.3, and this process (setup, ``/metrics`` scrapes) from 127.0.0.4, so per-address limits
-count each apart as they would on a network.
+``CARDTABLE_*`` setting left at its default) on spare loopback ports; with ``--nginx``, deploy/nginx
+in front of it as deploy/compose.yaml runs it. Three loopback addresses stand for three machines:
+the normal player connects from 127.0.0.2, the hostile client from 127.0.0.3, and this process
+(setup, ``/metrics`` scrapes) from 127.0.0.4, so per-address limits count each apart as they would
+on a network.
 
 The normal player plays Sten against a bot (2 players, the bot at the default level) with its own
 seat token: it reads its view, posts the first listed legal move with the version it read, reads the
@@ -21,14 +22,14 @@ connect to the last byte. It plays from start to end of the run. For each attack
    attack window (``--seconds``) is measured; then the attacker stops and closes every connection;
 3. a cool-down (up to 2 s, not counted).
 
-The attacks (all from the one hostile address, each bounded in count and time):
+The attacks, in the order ``all`` runs them (all from the one hostile address, each bounded in count
+and time):
 
 - ``tokens``: rate-limit dodging, a closed-loop burst (``--connections`` keep-alive connections) of
   catalogue reads and creates, each with a fresh random ``Authorization: Bearer`` token;
 - ``slow-body``: held connections, requests announcing ``Content-Length: 60000`` whose body never
   comes (moves with the attacker's seat token and creates, alternately), up to ``--held`` at once,
   each reopened as soon as the server answers or closes it;
-- ``streams``: ``--streams`` event streams of one game opened and held from the one address;
 - ``methods``: metrics label spam, requests with random upper-case method names (``/metrics`` is
   read before and after: its size and its request series);
 - ``replays``: ``GET .../events?since=0`` on a long game, over and over on ``--connections``
@@ -39,14 +40,18 @@ The attacks (all from the one hostile address, each bounded in count and time):
   and memory are read before and after);
 - ``malformed``: deeply nested JSON bodies (past the parser's depth and just under it) and
   malformed chunked bodies (bad sizes, a body cut short, a missing terminator), each on a fresh
-  connection, on the attacker's game and on create.
+  connection, on the attacker's game and on create;
+- ``streams``: ``--streams`` event streams of one game opened and held from the one address (last:
+  its slots outlive its connections until the server next writes to them).
 
 A hung store is not an attack of this bench (tests/service cover it).
 
 It prints per attack: the player's p50/p99 in the quiet window and in the attack window, the p99
 ratio (goal: <= 2.0, PASS/FAIL), the player's requests and those answered with an error (anything
-but 2xx and the expected 409s, a timeout included), and what the attacker achieved. A benchmark,
-not a test: it exits 0 whatever the figures. Every process it starts is stopped at the end.
+but 2xx and the expected 409s, a timeout included), and what the attacker achieved; below it the
+player's slowest requests, the CPU seconds of each server and of the attacker, and gunicorn's worker
+recycling (max_requests) per attack. A benchmark, not a test: it exits 0 whatever the figures.
+Every process it starts is stopped at the end.
 """
 
 from __future__ import annotations
