@@ -17,9 +17,10 @@ from engines import REGISTRY
 from schemas import SCHEMAS
 from schemas.common import Catalogue, Health, Problem, build
 from service import bodies, cors, errors, observability, ratelimit, slots, web
+from service.blueprint import P429, P503, RETRY_AFTER, make_blueprint
 from service.bots import DEFAULT_LEVEL, LEVELS, BotPolicy
 from service.config import Settings
-from service.games import P429, P503, RETRY_AFTER, Runtime, make_blueprint
+from service.runtime import Runtime, runtime
 from service.spec import CardtablePlugin
 from service.store import MemoryStore, RedisStore, Store
 
@@ -173,8 +174,6 @@ def _service_blueprint() -> SmorestBlueprint:
     @blp.alt_response(P503[0], schema=Problem, description=P503[1], content_type=errors.PROBLEM, headers=RETRY_AFTER)
     @blp.doc(operationId="getReadiness", summary="Readiness: the store answers")
     def readyz() -> Response:
-        from service.games import runtime
-
         store = runtime().store
         store.ping()
         return Response(json.dumps({"status": "ok", "store": store.kind}), mimetype="application/json")
