@@ -1,9 +1,10 @@
-"""The engine contract every game implements, and the few types it speaks in.
+"""The engine contract (``Engine``), and the few types every game speaks in.
 
-An engine is a pure, deterministic function library over an immutable game state
-(a frozen dataclass). It never imports flask, marshmallow or redis. The service
-drives every game through exactly this surface; a game plugs in by its entry in
-``engines.REGISTRY`` and its module in ``schemas``.
+An engine is a pure, deterministic function library over an immutable game state (a frozen
+dataclass). It never imports flask, marshmallow or redis. The service drives every game through
+exactly the ``Engine`` surface; a game plugs in by its entry in ``engines.REGISTRY`` and its module
+in ``schemas``. A game writes only its rules (``engines.contract.Game``); ``engines.contract``
+builds the engine from them and adds what every game shares.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import dataclasses
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from engines.heuristics import heuristic_first
 
@@ -80,6 +81,11 @@ class Move:
     """
 
     type: ClassVar[str] = ""
+    #: What the log shows of this move (``Engine.shown_move``): ``(event type, fields)`` when the
+    #: move's own event (its first of that type) may hide part of it: while that event has a private
+    #: part, each viewer sees the move with those fields as the event shows them to him (a field the
+    #: event does not show him is left out). None, as for most moves: public as posted.
+    shown_by: ClassVar[tuple[str, tuple[str, ...]] | None] = None
 
     def to_json(self) -> dict[str, JSON]:
         data: dict[str, JSON] = {"type": self.type}
@@ -349,46 +355,52 @@ def migrate(data: dict[str, JSON], written: int, current: int, steps: Mapping[in
     return data
 
 
-class Engine(Protocol, Generic[S, M]):
-    """The surface the service, the bots and the conformance tests rely on."""
+class Engine(Protocol[S]):
+    """Everything the service, the bots and the tests may ask of a game: one surface for every game.
+
+    A game does not implement it by hand: it declares its rules (``engines.contract.Game``) and
+    ``engines.contract.GameEngine`` builds the engine, adding what every game shares (the turn and
+    game-over checks, the closing ``game_over`` event, the codec, redaction, determinization and the
+    bots' defaults).
+    """
 
     id: str  # URL slug and seeds/ stem, e.g. "sten"
     title: str  # human title, e.g. 'Sten ("Stein")'
     players: range  # allowed player counts
     options: tuple[Option, ...]  # house-rule variants with defaults
     provisional: bool  # True when part of the rules is a reconstruction
-    move_types: tuple[type[M], ...]  # every move kind, for move_from_json
-    format: int  # the stored format this code writes (EngineDefaults: 1)
+    move_types: tuple[type[Move], ...]  # every move kind, for move_from_json
+    format: int  # the stored format this code writes (1 until a release changes it)
     migrations: Mapping[int, Migration]  # encoded state: old format -> the next one
     entry_migrations: Mapping[int, Migration]  # log entries: old format -> the next one
 
-    def new_game(
-        self, players: int, options: Mapping[str, JSON] | None, seed: str, deck: Sequence[str] | None = None
-    ) -> S:
+    def new_game(self, players: int, options: Mapping[str, JSON] | None, seed: str,
+                 deck: Sequence[str] | None = None) -> S:
         """Deal a new game. ``deck`` is the whole deck, top card first; the deal from it is
         the same as from a shuffled deck. Raises InvalidOptions."""
         ...
 
     def to_move(self, state: S) -> tuple[int, ...]:
-        """Seats that may move now; () once the game is over."""
+        """Seats that may move now; () once the game is over (and only then)."""
         ...
 
-    def legal_moves(self, state: S, seat: int) -> tuple[M, ...]:
+    def legal_moves(self, state: S, seat: int) -> tuple[Move, ...]:
         """Every move ``seat`` may post now, each one accepted by ``apply`` as it is;
         () if ``seat`` is not to move. Where a choice is too large to list, a documented
         subset that always holds at least one move when ``seat`` is to move."""
         ...
 
-    def apply(self, state: S, seat: int, move: M) -> S:
-        """The state after ``seat`` makes ``move``; IllegalMove(reason) otherwise."""
+    def apply(self, state: S, seat: int, move: Move) -> S:
+        """The state after ``seat`` makes ``move``; IllegalMove(reason) and nothing changed otherwise:
+        ``game_over`` once the game is over, ``not_your_turn`` for a seat not to move."""
         ...
 
-    def apply_events(self, state: S, seat: int, move: M) -> tuple[S, tuple[Event, ...]]:
+    def apply_events(self, state: S, seat: int, move: Move) -> tuple[S, tuple[Event, ...]]:
         """``apply``, and what the move caused, in order, as events: everything a viewer at the
         table would see (cards drawn, turned, taken, melded; skips, resets, reshuffles; a trick
         won; a hand or deal ending with the hands revealed, the final table and the score
-        breakdown; the next deal; the game over), each event redacted per viewer by its
-        ``private`` part. The state is the very one ``apply`` returns."""
+        breakdown; the next deal), ``game_over`` last when the move ends the game; each event
+        redacted per viewer by its ``private`` part. The state is the very one ``apply`` returns."""
         ...
 
     def view(self, state: S, seat: int | None) -> dict[str, JSON]:
@@ -405,16 +417,43 @@ class Engine(Protocol, Generic[S, M]):
         ...
 
     def decode(self, data: Mapping[str, JSON]) -> S:
+        """The state ``encode`` wrote (in this release's format: older ones are migrated first)."""
         ...
 
-    def redact_move(self, state_before: S, seat: int, move: M, viewer: int | None) -> dict[str, JSON]:
-        """The log entry of ``move`` (made by ``seat`` from ``state_before``) as ``viewer``
-        may see it."""
+    def shown_move(self, move: Move, events: Sequence[Event], viewer: int | None) -> dict[str, JSON]:
+        """The log entry's ``move`` as ``viewer`` may see it, from the events the move caused
+        (``Move.shown_by``): a move is public as posted unless its own event hides part of it."""
+        ...
+
+    def redact_move(self, state_before: S, seat: int, move: Move, viewer: int | None) -> dict[str, JSON]:
+        """``shown_move`` of ``move`` made by ``seat`` from ``state_before`` (its events worked out
+        again where the move's own event is needed, once for all viewers of one entry)."""
         ...
 
     def shuffle_hidden(self, state: S, seat: int | None, seed: str) -> S:
-        """Test hook for the leak check: the same state with the cards hidden from
-        ``seat`` permuted among the places ``seat`` cannot see (other hands, stock ...),
-        every place keeping its size. A correct ``view``/``legal_moves`` for ``seat`` does
-        not change."""
+        """Test hook for the leak checks: the same state with the cards hidden from ``seat``
+        dealt anew among the places ``seat`` cannot see (other hands, stock ...), every place
+        keeping its size. A correct ``view``/``legal_moves`` for ``seat`` does not change."""
+        ...
+
+    # --- for bots: what a player may know, how a beginner plays, how good a position is
+
+    def determinize(self, state: S, seat: int, rng: random.Random) -> S:
+        """A full state consistent with everything ``seat`` has seen (its hand, the table, the
+        counts, what the game's events revealed): the cards hidden from it dealt anew, and a seed of
+        its own (the real one would reveal the deals to come). A bot searches such states and never
+        reads hidden cards."""
+        ...
+
+    def heuristic_move(self, state: S, seat: int, rng: random.Random) -> Move:
+        """The move of the ``greedy`` bot level (``seat`` is to move): a sensible beginner's."""
+        ...
+
+    def ranked_moves(self, state: S, seat: int, rng: random.Random) -> list[Move]:
+        """The seat's listed moves in the ``greedy`` heuristic's order of preference, its
+        ``heuristic_move`` first: the candidates a rollout search weighs (``bots.search``)."""
+        ...
+
+    def evaluate(self, state: S, seat: int) -> float:
+        """How good ``state`` is for ``seat``, from 0 (lost) to 1 (won), as a search's leaf value."""
         ...
