@@ -14,24 +14,10 @@ import pytest
 
 from engines.core import IllegalMove
 from engines.keine_lahme_agame import ENGINE
+from engines.keine_lahme_agame.cards import colour_index, full_deck, is_hat, is_single_digit, strength, value_of
+from engines.keine_lahme_agame.moves import Catch, DiscardSingle, Trick
 from engines.keine_lahme_agame.rules import fits, trick_winner
-from engines.keine_lahme_agame.state import (
-    CATCHING,
-    LEAD,
-    OVER,
-    PLACE,
-    TRICK,
-    Catch,
-    DiscardSingle,
-    State,
-    Trick,
-    colour_index,
-    full_deck,
-    is_hat,
-    is_single_digit,
-    strength,
-    value_of,
-)
+from engines.keine_lahme_agame.state import CATCHING, LEAD, OVER, PLACE, TRICK, State
 from schemas import SCHEMAS
 from schemas.common import build
 
