@@ -1,4 +1,4 @@
-"""The state and moves of Siebenschläfer, a pub shedding game where every play is a pair.
+"""The state of Siebenschläfer, a pub shedding game where every play is a pair.
 
 Rules as implemented, and every ruling with its reason: seeds/siebenschlaefer.md (section numbers
 below refer to it).
@@ -8,11 +8,11 @@ building a new one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import ClassVar
+from dataclasses import dataclass
 
 from engines.cards import RANK_VALUE, SUITS, rank_of, standard_deck
-from engines.core import Move
+
+from .options import Settings
 
 #: Two 52-card decks, no jokers (section 1): 104 cards, every code twice.
 FULL_DECK: tuple[str, ...] = standard_deck() * 2
@@ -66,21 +66,6 @@ def pair_value(a: str, b: str) -> int | str:
 def count_value(hand: tuple[str, ...]) -> int:
     """The points left in a hand at the end of a round (section 9)."""
     return sum(COUNT_VALUE[rank_of(c)] for c in hand)
-
-
-@dataclass(frozen=True)
-class Settings:
-    """The resolved house-rule options (section 10)."""
-
-    aa_rule: str = "always"
-    allow_voluntary_pass: bool = False
-    skip_counts_as_pass: bool = False
-    pass_reset_threshold: str = "all_players"
-    reset_illegal_pair: str = "reflip"
-    apply_final_penalties: bool = True
-    rounds: int = 1
-    max_turns: int = 100_000
-    stalled_round: str = "count_hands"
 
 
 @dataclass(frozen=True)
@@ -153,35 +138,6 @@ class State:
     events: tuple[Event, ...]  # what the last move caused
     status: str  # "active", "finished" or "aborted"
 
-
-# --- moves (section 5) -----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Play(Move):
-    """Lay two cards from the hand that exceed the value on the table (or any legal pair when it is free)."""
-
-    type: ClassVar[str] = "play"
-    cards: tuple[str, ...] = field(
-        metadata={
-            "doc": "Exactly two card codes from the mover's hand, in either order, e.g. ['6H', '7C']; "
-            "the same code twice needs both copies in the hand (two decks)."
-        }
-    )
-
-
-@dataclass(frozen=True)
-class Draw(Move):
-    """Draw two cards from the stock because no pair can be laid (then play if now able, else pass)."""
-
-    type: ClassVar[str] = "draw"
-
-
-@dataclass(frozen=True)
-class Pass(Move):
-    """Pass after drawing (or when nothing is left to draw); the turn goes to the next player."""
-
-    type: ClassVar[str] = "pass"
-
-
-MOVE_TYPES: tuple[type[Move], ...] = (Play, Draw, Pass)
+    @property
+    def over(self) -> bool:
+        return self.status != "active"

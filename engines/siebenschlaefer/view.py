@@ -2,14 +2,16 @@
 
 A seat sees its own hand, every hand's size, the stock's size, the played pile's size and its
 top pair, the value to beat and the public record (lots, events, finished rounds). Nobody sees
-the stock's order, another hand or the seed.
+the stock's order, another hand or the seed. ``hidden`` says where the cards a seat cannot see lie.
 """
 
 from __future__ import annotations
 
-from engines.core import JSON, IllegalMove, Move
-from engines.siebenschlaefer.rules import apply, pass_threshold, round_json
-from engines.siebenschlaefer.state import Draw, Event, State
+from engines.core import JSON
+from engines.hidden import Hidden
+from engines.siebenschlaefer.events import round_json
+from engines.siebenschlaefer.rules import pass_threshold
+from engines.siebenschlaefer.state import Event, State, sort_hand
 
 
 def _event(e: Event) -> dict[str, JSON]:
@@ -49,16 +51,8 @@ def view(state: State, seat: int | None) -> dict[str, JSON]:
     }
 
 
-def redact_move(state_before: State, seat: int, move: Move, viewer: int | None) -> dict[str, JSON]:
-    """The log entry of ``move``: plays are laid face up, so everyone sees them; a draw shows
-    everyone how many cards were drawn and the drawer which ones."""
-    entry = move.to_json()
-    if isinstance(move, Draw):
-        try:
-            after = apply(state_before, seat, move)
-        except IllegalMove:
-            return entry
-        entry["count"] = len(after.drawn)
-        if viewer == seat:
-            entry["cards"] = list(after.drawn)
-    return entry
+def hidden(state: State, seat: int | None) -> tuple[Hidden, ...]:
+    """Where the cards hidden from ``seat`` lie (``engines.hidden``): the other hands and the stock.
+    The played pile is public: every pair was laid face up."""
+    others = tuple(Hidden("hands", s, order=sort_hand) for s in range(state.players) if s != seat)
+    return (*others, Hidden("stock"))

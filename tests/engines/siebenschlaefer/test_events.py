@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engines.core import Event
 from engines.siebenschlaefer import ENGINE
-from engines.siebenschlaefer.state import Draw, Pass, Play
+from engines.siebenschlaefer.moves import Draw, Pass, Play
 from tests.engines.siebenschlaefer.builders import table
 
 E = ENGINE

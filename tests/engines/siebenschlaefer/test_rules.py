@@ -13,8 +13,9 @@ import pytest
 from engines.cards import shuffled
 from engines.core import IllegalMove, InvalidOptions
 from engines.siebenschlaefer import ENGINE
+from engines.siebenschlaefer.moves import Draw, Pass, Play
 from engines.siebenschlaefer.rules import draw_lots, round_locked
-from engines.siebenschlaefer.state import FULL_DECK, Draw, Pass, Play, State
+from engines.siebenschlaefer.state import FULL_DECK, State
 
 from .builders import deck_for, table
 
