@@ -78,6 +78,11 @@ def event_type(name: str) -> fields.String:
     return fields.String(required=True, validate=validate.OneOf([name]))
 
 
+def event_doc(title: str) -> str:
+    """The description of a game's event union (``<prefix>Event``)."""
+    return f"Something a move of {title} caused, as the caller sees it."
+
+
 def game_over_schema(prefix: str, statuses: tuple[str, ...], scores: str) -> type[Schema]:
     """``<prefix>EventGameOver``: every game's last event (``engines.core.game_over_event``);
     ``statuses`` are the endings the game has, ``scores`` says what its scores count."""
@@ -183,6 +188,9 @@ class GameSchemas:
     result_detail: type[Schema]  # ``result.detail``
     #: event type -> its schema (fields as a viewer sees them; the private ones not required)
     events: Mapping[str, type[Schema]] = dataclasses.field(default_factory=dict)
+    #: the union of ``events`` (``<prefix>Event``), when the game's view names it too (its last move's
+    #: events); else ``build`` makes it
+    event: type[Schema] | None = None
 
 
 @dataclass(frozen=True)
@@ -361,10 +369,13 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
         },
         doc="One move for the caller's seat.",
     )
-    if game.events:
-        event: type[Schema] = _named(f"{p}Event", {"type_schemas": dict(game.events)}, base=MoveOneOf,
-                                     doc=f"Something a move of {engine.title} caused, as the caller sees it.")
+    if game.event is not None:
+        event: type[Schema] = game.event
         events_field: fields.Field = fields.List(fields.Nested(event), required=True)
+    elif game.events:
+        event = _named(f"{p}Event", {"type_schemas": dict(game.events)}, base=MoveOneOf,
+                       doc=event_doc(engine.title))
+        events_field = fields.List(fields.Nested(event), required=True)
     else:
         events_field = fields.List(fields.Dict(), required=True)
     entry = _named(

@@ -10,8 +10,17 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from engines.cards import is_card, rank_of, remove_cards, shuffled
-from engines.core import JSON, IllegalMove, InvalidOptions, Move, Result, check_deck, check_players, resolve_options
-from engines.core import Event as LogEvent
+from engines.core import (
+    JSON,
+    Event,
+    IllegalMove,
+    InvalidOptions,
+    Move,
+    Result,
+    check_deck,
+    check_players,
+    resolve_options,
+)
 from engines.siebenschlaefer import events
 from engines.siebenschlaefer.events import round_json
 from engines.siebenschlaefer.moves import Draw, Pass, Play
@@ -25,7 +34,6 @@ from engines.siebenschlaefer.state import (
     HAND_SIZE,
     NUMBER_RANKS,
     SEVEN,
-    Event,
     RoundSummary,
     State,
     card_key,
@@ -134,7 +142,6 @@ class _Table:
         self.target = s.target
         self.current = s.current
         self.has_drawn = s.has_drawn
-        self.drawn: tuple[str, ...] = s.drawn
         self.passes = s.passes
         self.reshuffles = s.reshuffles
         self.opener = s.opener
@@ -143,8 +150,7 @@ class _Table:
         self.totals = s.totals
         self.paid = s.paid
         self.history = s.history
-        self.events: list[Event] = []  # the view's ``events`` (what the last move caused, section 13)
-        self.out: list[LogEvent] = []  # the move's events for the log (section 16), per viewer
+        self.out: list[Event] = []  # what the move caused (section 16): the log's events, and the view's
         self.status = s.status
 
     def freeze(self) -> State:
@@ -160,7 +166,6 @@ class _Table:
             target=self.target,
             current=self.current,
             has_drawn=self.has_drawn,
-            drawn=self.drawn,
             passes=self.passes,
             reshuffles=self.reshuffles,
             opener=self.opener,
@@ -169,7 +174,7 @@ class _Table:
             totals=self.totals,
             paid=self.paid,
             history=self.history,
-            events=tuple(self.events),
+            events=tuple(self.out),
             status=self.status,
         )
 
@@ -186,7 +191,6 @@ class _Table:
                 self.stock = list(shuffled(rest, self.s.seed, f"reshuffle/{self.reshuffles}"))
                 self.reshuffles += 1
                 self.pile = self.pile[-2:]
-                self.events.append(Event("reshuffle", count=len(rest)))
                 self.out.append(events.reshuffled(len(rest)))
             out.append(self.stock.pop(0))
         return out
@@ -200,8 +204,7 @@ class _Table:
 
     def penalty(self, seat: int) -> None:
         """A 7's draw of two (section 6): immediate, possibly fewer when no card is left."""
-        got = self.draw_into(seat, 2, "seven")
-        self.events.append(Event("penalty", seat=seat, count=len(got)))
+        self.draw_into(seat, 2, "seven")
 
     def flip_start_value(self) -> None:
         """Everybody passed in a row (section 7): two stock cards become the new start value.
@@ -230,7 +233,6 @@ class _Table:
             if len(flipped) >= budget:
                 break
         self.passes = 0
-        self.events.append(Event("reset", cards=tuple(flipped), count=len(flipped)))
         self.out.append(events.reset(flipped, self.target))
 
     def count_pass(self) -> None:
@@ -241,7 +243,6 @@ class _Table:
     def end_turn(self, nxt: int) -> None:
         self.current = nxt % self.n
         self.has_drawn = False
-        self.drawn = ()
 
     def end_round(self, winner: int) -> None:
         """Section 9: the others count their hands; the highest total pays (all tied pay)."""
@@ -251,7 +252,6 @@ class _Table:
         payers = tuple(s for s, v in enumerate(values) if s != winner and v == high)
         self.close_round(RoundSummary(self.round + 1, winner, payers, values, hands, "went_out", (winner,),
                                       *self.table()))
-        self.events.append(Event("round_end", seat=winner))
         self.next_round()
 
     def end_stalled_round(self) -> None:
@@ -265,8 +265,6 @@ class _Table:
         payers = tuple(s for s, v in enumerate(values) if v == high and v != low)
         self.close_round(RoundSummary(self.round + 1, None, payers, values, hands, "stalled", winners,
                                       *self.table()))
-        self.events.append(Event("stalled", count=self.moves))
-        self.events.append(Event("round_end"))
         self.next_round()
 
     def settle_stall(self) -> None:
@@ -296,7 +294,6 @@ class _Table:
         else:
             self.status = "finished"
             self.has_drawn = False
-            self.drawn = ()
 
     def deal(self, deck: Sequence[str]) -> None:
         """Section 2: ten cards each, one at a time from seat 0; the rest is the stock; then the
@@ -310,8 +307,6 @@ class _Table:
         self.passes = 0
         self.moves = 0
         self.has_drawn = False
-        self.drawn = ()
-        self.events.append(Event("deal", count=self.round + 1))
         holders = [s for s in range(n) if any(rank_of(c) == "2" for c in self.hands[s])]
         if len(holders) == 1:
             self.opener, self.lots = holders[0], ()
@@ -320,7 +315,6 @@ class _Table:
             # "Die Loskarten werden wieder unter den Stapel gemischt": all lot cards go back,
             # so the stock is again the dealt stock, shuffled.
             self.stock = list(shuffled(self.stock, self.s.seed, f"lots/{self.round}"))
-            self.events.extend(Event("lot", seat=s, cards=(c,)) for s, c in self.lots)
         self.current = self.opener
         # section 16: ``dealt`` (each seat sees only its own new hand), then the lot cards in order
         self.out.append(events.dealt(self.round, self.opener, [sort_hand(h) for h in self.hands], len(self.stock)))
@@ -381,7 +375,6 @@ def new_game(players: int, options: Mapping[str, JSON] | None, seed: str, deck: 
         target=None,
         current=0,
         has_drawn=False,
-        drawn=(),
         passes=0,
         reshuffles=0,
         opener=0,
@@ -419,7 +412,7 @@ def legal_moves(state: State, seat: int) -> tuple[Move, ...]:
     return tuple(moves)
 
 
-def apply(state: State, seat: int, move: Move, out: list[LogEvent] | None) -> State:
+def apply(state: State, seat: int, move: Move, out: list[Event] | None) -> State:
     """The state after ``seat`` (to move) makes ``move`` (section 5); IllegalMove and nothing changed
     otherwise. The events the move caused are appended to ``out``, in order (section 16): the move's
     own effect, the draws, skips, reshuffles and resets that follow, a round's end with the hands laid
@@ -464,7 +457,6 @@ def _play(state: State, seat: int, move: Play) -> _Table:
     t.top_kind = "play"
     t.target = None if value == ACES else value  # section 4: a pair of aces frees the table
     t.passes = 0
-    t.events.append(Event("play", seat=seat, cards=pair))
     t.out.append(events.played(seat, pair, t.target))
     sevens = sum(rank_of(c) == SEVEN for c in pair)
     n = state.players
@@ -476,7 +468,6 @@ def _play(state: State, seat: int, move: Play) -> _Table:
         victim = (seat + 1) % n
         t.penalty(victim)
         if not won:
-            t.events.append(Event("skip", seat=victim))
             t.out.append(events.skipped(victim))
             t.end_turn(seat + 2)
             if state.settings.skip_counts_as_pass:
@@ -502,10 +493,8 @@ def _draw(state: State, seat: int) -> _Table:
     if drawable(state) == 0:
         raise IllegalMove("nothing_to_draw", "no card is left to draw; pass")
     t = _Table(state)
-    got = t.draw_into(seat, 2, "draw")
+    t.draw_into(seat, 2, "draw")
     t.has_drawn = True
-    t.drawn = sort_hand(got)
-    t.events.append(Event("draw", seat=seat, count=len(got)))
     return t
 
 
@@ -515,7 +504,6 @@ def _pass(state: State, seat: int) -> _Table:
     if not state.has_drawn and drawable(state) > 0:
         raise IllegalMove("must_draw_first", "draw two cards before passing")
     t = _Table(state)
-    t.events.append(Event("pass", seat=seat))
     t.out.append(events.passed(seat))
     t.end_turn(seat + 1)
     t.count_pass()

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engines.cards import RANK_VALUE, SUITS, rank_of, standard_deck
+from engines.core import Event
 
 from .options import Settings
 
@@ -69,24 +70,6 @@ def count_value(hand: tuple[str, ...]) -> int:
 
 
 @dataclass(frozen=True)
-class Event:
-    """One public thing that happened in the last move (for clients to animate and explain).
-
-    ``kind``: ``play`` (seat, cards), ``draw`` (seat, count), ``penalty`` (seat drew ``count``
-    because of a 7), ``skip`` (seat misses this turn), ``pass`` (seat), ``reshuffle`` (``count``
-    cards of the played pile became the stock), ``reset`` (every pass in a row: ``cards`` were
-    flipped from the stock, the last two are the new start value), ``stalled`` (the round can
-    never end, section 12: the hands are counted), ``round_end`` (seat = winner, None when stalled),
-    ``deal`` (``count`` = the new round, 1-based), ``lot`` (seat drew ``cards`` as a lot).
-    """
-
-    kind: str
-    seat: int | None = None
-    cards: tuple[str, ...] = ()
-    count: int = 0
-
-
-@dataclass(frozen=True)
 class RoundSummary:
     """A finished round: who went out (or that it stalled), the counted hands, who pays (sections 9, 12)."""
 
@@ -110,9 +93,10 @@ class State:
 
     ``pile`` is the played pile bottom first: its last two cards are the top pair.
     ``target`` is the value to exceed, or None when the table is free (round start, after a
-    pair of aces, or a start value that could not be flipped). ``drawn`` holds the cards the
-    seat to move drew this turn (private to that seat); ``has_drawn`` says a draw was made
-    (possibly of fewer than two cards).
+    pair of aces, or a start value that could not be flipped). ``has_drawn`` says the seat to move
+    has drawn this turn (possibly fewer than two cards); which cards, only its ``drew`` event in
+    ``events`` tells (to that seat). ``events`` are what the last move caused, as the log shows them
+    (section 16; the deal's for a game no move has been made in), without the closing ``game_over``.
     """
 
     players: int
@@ -126,7 +110,6 @@ class State:
     target: int | None
     current: int
     has_drawn: bool
-    drawn: tuple[str, ...]
     passes: int  # consecutive passes since the last play or reset
     reshuffles: int  # counter for the purpose of the next pile reshuffle
     opener: int
@@ -135,7 +118,7 @@ class State:
     totals: tuple[int, ...]  # counted points over the finished rounds
     paid: tuple[int, ...]  # rounds each seat had to pay
     history: tuple[RoundSummary, ...]
-    events: tuple[Event, ...]  # what the last move caused
+    events: tuple[Event, ...]  # what the last move caused (section 16)
     status: str  # "active", "finished" or "aborted"
 
     @property

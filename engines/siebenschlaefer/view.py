@@ -11,11 +11,7 @@ from engines.core import JSON
 from engines.hidden import Hidden
 from engines.siebenschlaefer.events import round_json
 from engines.siebenschlaefer.rules import pass_threshold
-from engines.siebenschlaefer.state import Event, State, sort_hand
-
-
-def _event(e: Event) -> dict[str, JSON]:
-    return {"kind": e.kind, "seat": e.seat, "cards": list(e.cards), "count": e.count}
+from engines.siebenschlaefer.state import State, sort_hand
 
 
 def view(state: State, seat: int | None) -> dict[str, JSON]:
@@ -38,7 +34,7 @@ def view(state: State, seat: int | None) -> dict[str, JSON]:
         "target": state.target,
         "free": state.target is None,
         "has_drawn": state.has_drawn,
-        "drawn": list(state.drawn) if own and active and seat == state.current and state.has_drawn else None,
+        "drawn": drawn(state, seat) if own and active and seat == state.current and state.has_drawn else None,
         "passes": state.passes,
         "pass_threshold": pass_threshold(state),
         "moves": state.moves,
@@ -47,8 +43,16 @@ def view(state: State, seat: int | None) -> dict[str, JSON]:
         "totals": list(state.totals),
         "paid": list(state.paid),
         "last_round": round_json(state.history[-1]) if state.history else None,
-        "events": [_event(e) for e in state.events],
+        "events": [e.for_viewer(seat) for e in state.events],
     }
+
+
+def drawn(state: State, seat: int) -> list[str]:
+    """The cards ``seat`` drew this turn, as its ``drew`` event shows them to it (section 13)."""
+    for e in state.events:
+        if e.type == "drew" and e.public["reason"] == "draw" and e.public["seat"] == seat:
+            return list(e.for_viewer(seat).get("cards", []))
+    return []
 
 
 def hidden(state: State, seat: int | None) -> tuple[Hidden, ...]:

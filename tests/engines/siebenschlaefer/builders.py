@@ -74,7 +74,6 @@ def table(
         target=target,
         current=current,
         has_drawn=has_drawn,
-        drawn=(),
         passes=passes,
         reshuffles=0,
         opener=0,
