@@ -15,8 +15,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, TypeVar
 
-from engines.heuristics import heuristic_first
-
 S = TypeVar("S")
 M = TypeVar("M", bound="Move")
 
@@ -113,7 +111,8 @@ def move_from_json(kinds: Sequence[type[M]], data: Mapping[str, JSON]) -> M:
     do not match; the service validates shapes first, so this guards engine users.
     """
     by_type = {k.type: k for k in kinds}
-    kind = by_type.get(data.get("type"))  # type: ignore[arg-type]
+    name = data.get("type")
+    kind = by_type.get(name) if isinstance(name, str) else None
     if kind is None:
         raise IllegalMove("malformed_move", f"unknown move type {data.get('type')!r}")
     names = {f.name for f in dataclasses.fields(kind)}
@@ -279,62 +278,6 @@ Migration = Callable[[dict[str, JSON]], dict[str, JSON]]
 class NewerFormat(Exception):
     """A stored state or log entry was written in a format newer than this code knows (a rollback):
     it is refused, never misread."""
-
-
-class EngineDefaults:
-    """Defaults of the optional parts of the engine contract; every engine class inherits them.
-
-    ``format`` is the number of the stored format the engine writes (its ``encode`` output and its
-    log entries). When a release changes what a game stores, it raises ``format`` and adds a pure
-    step per old format to ``migrations`` (for the encoded state) and, where log entries changed
-    too, to ``entry_migrations``, so that every game in flight stays readable after a deploy.
-    """
-
-    format: int = 1
-    migrations: Mapping[int, Migration] = {}
-    entry_migrations: Mapping[int, Migration] = {}
-
-    def apply_events(self, state: Any, seat: int, move: Any) -> tuple[Any, tuple[Event, ...]]:
-        """The state after ``seat`` makes ``move`` and the events the move caused, in order;
-        IllegalMove as ``apply``. A game that reports no events yet inherits this: none."""
-        return self.apply(state, seat, move), ()  # type: ignore[attr-defined]
-
-    # --- for bots: what a player may know, how a beginner plays, how good a position is
-
-    def determinize(self, state: Any, seat: int, rng: random.Random) -> Any:
-        """A full state consistent with everything ``seat`` has seen (its hand, the table, the
-        counts, what the game's events revealed): the cards hidden from it dealt anew. A bot
-        searches such states and never reads hidden cards. Default: the hidden cards permuted
-        among the hidden places (``shuffle_hidden``) and a seed of its own (the real one would
-        reveal the deals to come); a game whose players learn more (a card known to have gone into a
-        hand) keeps that knowledge in its own version."""
-        sample = self.shuffle_hidden(state, seat, f"determinize/{rng.random()!r}")  # type: ignore[attr-defined]
-        # The seed deals every later deal: a sample keeps its own, or a search would see the future.
-        if dataclasses.is_dataclass(sample) and "seed" in {f.name for f in dataclasses.fields(sample)}:
-            sample = dataclasses.replace(sample, seed=f"determinized/{rng.random()!r}")
-        return sample
-
-    def heuristic_move(self, state: Any, seat: int, rng: random.Random) -> Any:
-        """The move of the ``greedy`` bot level: a sensible beginner's. Default: a random listed move."""
-        moves = self.legal_moves(state, seat)  # type: ignore[attr-defined]
-        return moves[int(rng.random() * len(moves))]
-
-    def ranked_moves(self, state: Any, seat: int, rng: random.Random) -> list[Any]:
-        """The seat's listed moves in the ``greedy`` heuristic's order of preference, its
-        ``heuristic_move`` first: the candidates a rollout search weighs (``bots.search``). It reads
-        the seat's view only. Default: the heuristic's move, then the others as listed."""
-        return heuristic_first(self.heuristic_move(state, seat, rng), self.legal_moves(state, seat))  # type: ignore[attr-defined]
-
-    def evaluate(self, state: Any, seat: int) -> float:
-        """How good ``state`` is for ``seat``, from 0 (lost) to 1 (won), as a search's leaf value
-        where playing on to the end would cost too much. Default: the result once the game is
-        over (a winner 1, a loser 0, else 0.5), and 0.5 while it runs."""
-        result = self.result(state)  # type: ignore[attr-defined]
-        if result is None:
-            return 0.5
-        if seat in result.winners:
-            return 1.0 if len(result.winners) == 1 else 0.75
-        return 0.0 if seat in result.losers else 0.5
 
 
 def migrate(data: dict[str, JSON], written: int, current: int, steps: Mapping[int, Migration],

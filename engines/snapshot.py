@@ -150,9 +150,27 @@ def _fields(cls: type) -> list[tuple[str, Any]]:
     return [(f.name, hints[f.name]) for f in dataclasses.fields(cls) if f.init]
 
 
-@cache
+_ENCODERS: dict[type, Codec] = {}
+_DECODERS: dict[type, Codec] = {}
+
+
 def encoder(cls: type) -> Codec:
     """The compiled encoder of the dataclass ``cls``: an instance -> a dict (a list for a ``@row`` class)."""
+    fn = _ENCODERS.get(cls)
+    if fn is None:
+        fn = _ENCODERS[cls] = _compile_encoder(cls)
+    return fn
+
+
+def decoder(cls: type) -> Codec:
+    """The compiled decoder of the dataclass ``cls``: what ``encoder(cls)`` wrote -> an equal instance."""
+    fn = _DECODERS.get(cls)
+    if fn is None:
+        fn = _DECODERS[cls] = _compile_decoder(cls)
+    return fn
+
+
+def _compile_encoder(cls: type) -> Codec:
     src = _Source()
     parts = [src.enc(tp, f"_v.{name}") for name, tp in _fields(cls)]
     if _is_row(cls):
@@ -161,9 +179,7 @@ def encoder(cls: type) -> Codec:
     return src.compile("encode_object", "{" + items + "}")
 
 
-@cache
-def decoder(cls: type) -> Codec:
-    """The compiled decoder of the dataclass ``cls``: what ``encoder(cls)`` wrote -> an equal instance."""
+def _compile_decoder(cls: type) -> Codec:
     src = _Source()
     fields = _fields(cls)
     if _is_row(cls):
@@ -202,5 +218,5 @@ def encode(value: Any) -> Any:
 
 def decode(tp: type[T], data: Any) -> T:
     """Rebuild a value of type ``tp`` (a dataclass) from ``encode``'s output."""
-    value: T = decoder(tp)(data) if dataclasses.is_dataclass(tp) else decoder_for(tp)(data)
+    value: T = decoder(tp)(data)
     return value

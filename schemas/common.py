@@ -23,7 +23,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate
 from marshmallow_oneofschema import OneOfSchema
 
 from bots import DEFAULT_LEVEL, LEVELS
-from engines.core import Engine, Option
+from engines.core import Engine, Move, Option
 
 #: Upper bounds on collection sizes a client may send (hostile-input guard).
 MAX_LIST = 200
@@ -135,7 +135,7 @@ class BotSeatField(fields.Field):
         if isinstance(value, int) and not isinstance(value, bool):
             return {"seat": value, "level": DEFAULT_LEVEL}
         if isinstance(value, Mapping):
-            return BotSeat().load(value)  # type: ignore[no-any-return]
+            return BotSeat().load(value)
         raise ValidationError("Must be a seat number or an object {seat, level}.")
 
 
@@ -244,9 +244,9 @@ def _field_for(hint: Any, doc: str | None, required: bool, default: Any) -> fiel
         inner.allow_none = True
         return inner
     if origin is tuple:
-        args = typing.get_args(hint)
-        assert len(args) == 2 and args[1] is Ellipsis, hint
-        item = _field_for(args[0], None, True, None)
+        item_type, ellipsis = typing.get_args(hint)
+        assert ellipsis is Ellipsis, hint
+        item = _field_for(item_type, None, True, None)
         return fields.List(item, validate=validate.Length(max=MAX_LIST), **kw)
     if hint is str:
         return fields.String(validate=validate.Length(max=64), **kw)
@@ -257,7 +257,7 @@ def _field_for(hint: Any, doc: str | None, required: bool, default: Any) -> fiel
     raise AssertionError(f"no wire field for move field type {hint!r}")
 
 
-def move_schema(prefix: str, kind: type) -> type[Schema]:
+def move_schema(prefix: str, kind: type[Move]) -> type[Schema]:
     """A schema for one move dataclass: its ``type`` tag plus one field per dataclass field."""
     hints = typing.get_type_hints(kind)
     attrs: dict[str, Any] = {

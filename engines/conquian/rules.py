@@ -368,25 +368,25 @@ def apply(state: ConquianState, seat: int, move: Move, ev: list[Event] | None) -
             raise _wrong_phase(move, state)
         if not state.stock:
             raise IllegalMove("stock_empty", "the stock is empty; take the offered card or pass")
-        card = state.stock[0]
+        top = state.stock[0]
         if ev is not None:
             if state.offer is not None:
                 ev.append(events.buried(seat, state.offer))
-            ev.append(events.turned(seat, card, len(state.stock) - 1))
+            ev.append(events.turned(seat, top, len(state.stock) - 1))
         dead = state.dead if state.offer is None else (*state.dead, state.offer)
-        return replace(state, phase=TURNED, face_up=card, stock=state.stock[1:], offer=None, dead=dead)
+        return replace(state, phase=TURNED, face_up=top, stock=state.stock[1:], offer=None, dead=dead)
     if isinstance(move, ConquianReject):
         if phase != TURNED:
             raise _wrong_phase(move, state)
-        card = state.face_up
-        assert card is not None
+        turned = state.face_up
+        assert turned is not None
         if ev is not None:
-            ev.append(events.rejected(seat, card))
-        if state.rules.forcing_enabled and fits(state, seat, card):
+            ev.append(events.rejected(seat, turned))
+        if state.rules.forcing_enabled and fits(state, seat, turned):
             if ev is not None:
-                ev.append(events.force_window(other(seat), seat, card, "reject"))
+                ev.append(events.force_window(other(seat), seat, turned, "reject"))
             return replace(state, phase=FORCE_REJECT)
-        return _offer_to(replace(state, face_up=None), other(seat), card, ev)
+        return _offer_to(replace(state, face_up=None), other(seat), turned, ev)
     if isinstance(move, ConquianDiscard):
         if phase != DISCARD:
             raise _wrong_phase(move, state)

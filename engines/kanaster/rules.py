@@ -683,7 +683,7 @@ def _lay_off_candidates(state: KanasterState, seat: int, meld: Meld
     else:
         naturals = round_robin(c for c in hand if natural_rank(c) == meld.rank)
         wilds = [c for c in hand if c == "JK"] + round_robin(c for c in hand if is_wild(c) and c != "JK")
-    singles = [(c,) for c in dict.fromkeys(naturals + wilds)]
+    singles: list[tuple[str, ...]] = [(c,) for c in dict.fromkeys(naturals + wilds)]
     nat = len(meld.cards) - wild_count(meld.cards) + len(naturals)
     room = max(0, nat - 1 - wild_count(meld.cards))
     sets: list[tuple[str, ...]] = []

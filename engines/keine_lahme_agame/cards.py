@@ -7,6 +7,8 @@ are identical and share the code ``red-1``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 #: Colours in seat order: seat i plays COLOURS[i] (the real colours are not published; seeds §1).
 COLOURS: tuple[str, ...] = ("red", "yellow", "green", "blue", "purple")
 
@@ -76,7 +78,7 @@ def sort_key(card: str) -> tuple[int, int]:
     return (ci, HAT_STRENGTH if v is None else v)
 
 
-def sort_cards(cards: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+def sort_cards(cards: Sequence[str]) -> tuple[str, ...]:
     return tuple(sorted(cards, key=sort_key))
 
 

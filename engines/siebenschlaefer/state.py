@@ -8,6 +8,7 @@ building a new one.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engines.cards import RANK_VALUE, SUITS, rank_of, standard_deck
@@ -40,7 +41,7 @@ def card_key(card: str) -> tuple[int, int]:
     return (RANK_VALUE[rank_of(card)], SUITS.index(card[-1]))
 
 
-def sort_hand(cards: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+def sort_hand(cards: Sequence[str]) -> tuple[str, ...]:
     """A hand (or pair) in canonical order, so that equal multisets are equal tuples."""
     return tuple(sorted(cards, key=card_key))
 

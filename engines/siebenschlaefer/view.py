@@ -18,6 +18,7 @@ def view(state: State, seat: int | None) -> dict[str, JSON]:
     """The ``state`` part of ``seat``'s view (None = spectator: the table only)."""
     active = state.status == "active"
     own = seat is not None and 0 <= seat < state.players
+    hand = list(state.hands[seat]) if seat is not None and own else None
     return {
         "round": state.round + 1,
         "rounds": state.settings.rounds,
@@ -25,7 +26,7 @@ def view(state: State, seat: int | None) -> dict[str, JSON]:
         "current": state.current if active else None,
         "opener": state.opener,
         "lots": [{"seat": s, "card": c} for s, c in state.lots],
-        "hand": list(state.hands[seat]) if own else None,  # type: ignore[index]
+        "hand": hand,
         "hand_counts": [len(h) for h in state.hands],
         "stock_count": len(state.stock),
         "pile_count": len(state.pile),

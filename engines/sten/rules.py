@@ -59,7 +59,8 @@ def new_game(players: int, options: Mapping[str, JSON] | None, seed: str, deck: 
     rest = cards[dealt:]
     remainder = sort_cards(rest) if opts.remainder_policy == "open" else ()
     dead = rest if opts.remainder_policy == "dead" else ()
-    low = high = (0, 0, 0, 0)
+    low: tuple[int, ...] = (0, 0, 0, 0)
+    high = low
     holder = next((seat for seat, hand in enumerate(hands) if OPENING_CARD in hand), None)
     if OPENING_CARD in remainder:
         # section 3: nobody holds the open 7H to open with, so it is laid out during setup; seat 0 begins.
