@@ -156,7 +156,7 @@ class GameEngine(Generic[S]):
         return self._to_move(state)
 
     def legal_moves(self, state: S, seat: int) -> tuple[Move, ...]:
-        if seat not in self._to_move(state):
+        if type(seat) is not int or seat not in self._to_move(state):
             return ()
         return self.game.legal_moves(state, seat)
 

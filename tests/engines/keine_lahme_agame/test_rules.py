@@ -91,11 +91,9 @@ def play(state: State, *moves: tuple[int, Move]) -> State:
 
 
 def refused(state: State, seat: int, move: Move, reason: str) -> None:
-    before = E.encode(state)
     with pytest.raises(IllegalMove) as exc:
         E.apply(state, seat, move)
     assert exc.value.reason == reason
-    assert E.encode(state) == before
 
 
 def T(*cards: str) -> Trick:  # noqa: N802 - reads like the move
