@@ -1,11 +1,17 @@
 """What a game writes (``Game``: its rules, as about seven hooks) and what core builds from it
 (``GameEngine``: the whole ``engines.core.Engine`` surface, the shared parts written once).
 
-A game's package declares ``ENGINE = GameEngine(Game(...))`` in its ``__init__``: its names
-(id, title, players, options, moves, state class), its rules and its bot knowledge. Core adds
-what every game shares, the way OpenSpiel's Python games write their ``State`` hooks and the
+Every game's package has the same modules, each holding the same names: ``options`` (``PLAYERS``,
+``OPTIONS``), ``state`` (the state's frozen dataclass), ``moves`` (``MOVE_TYPES``), ``rules``
+(``new_game``, ``legal_moves``, ``apply``, ``result``; ``to_move`` where the default does not
+fit), ``view`` (``view``; ``hidden``), ``events`` (the builders of its events), ``strategy``
+(``heuristic_move``, ``evaluate``; ``ranked_moves``, ``determinize`` where the defaults do not fit)
+and ``migrations`` (``FORMAT``, ``MIGRATIONS``; ``ENTRY_MIGRATIONS``). So its ``__init__`` only
+names it: ``ENGINE = GameEngine(Game.of(__name__, "sten", 'Sten ("Stein")', StenState))``. Core
+adds what every game shares, the way OpenSpiel's Python games write their ``State`` hooks and the
 framework guards the rest:
 
+- the player count, the options and the seed of a new game checked, the options resolved;
 - the turn and game-over checks before any rule runs: ``IllegalMove("game_over")`` once nobody is
   to move, ``IllegalMove("not_your_turn")`` for a seat not to move, ``malformed_move`` for a move of
   another game; ``legal_moves`` answers () for a seat not to move. A game's ``apply`` and
@@ -24,10 +30,23 @@ import dataclasses
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import import_module
 from typing import Any, Generic, TypeVar
 
 from engines import snapshot
-from engines.core import JSON, Event, IllegalMove, Migration, Move, Option, Result, game_over_event
+from engines.core import (
+    JSON,
+    Event,
+    IllegalMove,
+    InvalidOptions,
+    Migration,
+    Move,
+    Option,
+    Result,
+    check_players,
+    game_over_event,
+    resolve_options,
+)
 from engines.heuristics import heuristic_first
 from engines.hidden import Hidden, deal
 
@@ -53,7 +72,9 @@ class Game(Generic[S]):
 
     The rules (called only for a seat to move in a running game, core checks it first):
 
-    - ``new_game(players, options, seed, deck)``: deal; InvalidOptions on bad options;
+    - ``new_game(players, options, seed, deck)``: deal, from ``deck`` (top card first) when one is
+      given; core has checked the player count and the seed and resolved ``options`` (every option,
+      defaults filled in); InvalidOptions for what only the game can refuse (a combination, a deck);
     - ``legal_moves(state, seat)``: the moves ``seat`` may post now;
     - ``apply(state, seat, move, events)``: the state after the move, verify first and build after:
       IllegalMove(reason) and nothing changed when refused. What the move caused is appended to
@@ -95,6 +116,25 @@ class Game(Generic[S]):
     format: int = 1
     migrations: Mapping[int, Migration] = field(default_factory=dict)
     entry_migrations: Mapping[int, Migration] = field(default_factory=dict)
+
+    @staticmethod
+    def of(package: str, id: str, title: str, state: type[S]) -> Game[S]:
+        """The rules of the game in ``package``, read from its modules where every game keeps them
+        (the module docstring): the hooks a game leaves out get core's defaults. A game is
+        ``provisional`` when some of its options are (a reconstructed rule)."""
+        options, moves, rules, view, strategy, migrations = (
+            import_module(f"{package}.{name}")
+            for name in ("options", "moves", "rules", "view", "strategy", "migrations"))
+        return Game(
+            id=id, title=title, players=options.PLAYERS, options=options.OPTIONS, move_types=moves.MOVE_TYPES,
+            state=state, new_game=rules.new_game, legal_moves=rules.legal_moves, apply=rules.apply,
+            view=view.view, result=rules.result, to_move=getattr(rules, "to_move", None),
+            hidden=getattr(view, "hidden", _nothing_hidden), determinize=getattr(strategy, "determinize", None),
+            heuristic_move=getattr(strategy, "heuristic_move", None),
+            ranked_moves=getattr(strategy, "ranked_moves", None), evaluate=getattr(strategy, "evaluate", None),
+            provisional=any(o.provisional for o in options.OPTIONS), format=migrations.FORMAT,
+            migrations=migrations.MIGRATIONS, entry_migrations=getattr(migrations, "ENTRY_MIGRATIONS", {}),
+        )
 
 
 def _current_seat(state: Any) -> tuple[int, ...]:
@@ -150,7 +190,11 @@ class GameEngine(Generic[S]):
 
     def new_game(self, players: int, options: Mapping[str, JSON] | None, seed: str,
                  deck: Sequence[str] | None = None) -> S:
-        return self.game.new_game(players, options, seed, deck)
+        check_players(players, self.players)
+        resolved = resolve_options(self.options, options)
+        if not isinstance(seed, str):
+            raise InvalidOptions({"seed": "must be a string"})
+        return self.game.new_game(players, resolved, seed, deck)
 
     def to_move(self, state: S) -> tuple[int, ...]:
         return self._to_move(state)

@@ -15,6 +15,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, TypeVar
 
+from engines.cards import shuffled
+
 S = TypeVar("S")
 M = TypeVar("M", bound="Move")
 
@@ -231,6 +233,12 @@ def check_deck(deck: Sequence[str], expected: Sequence[str]) -> tuple[str, ...]:
         extra = sorted(c for c in have if have[c] > want[c])
         raise InvalidOptions({"deck": f"too many copies of {extra[:5]}"})
     return deck
+
+
+def deal_from(deck: Sequence[str] | None, cards: Sequence[str], seed: str) -> tuple[str, ...]:
+    """The deck a new game deals from, top card first: a fixed ``deck`` (exactly ``cards``, checked by
+    ``check_deck``), or else ``cards`` shuffled by the game's seed (purpose ``deal``)."""
+    return shuffled(cards, seed, "deal") if deck is None else check_deck(deck, cards)
 
 
 @dataclass(frozen=True)

@@ -193,3 +193,17 @@ def test_states_are_values(engine: Any) -> None:
     for _, step in _steps(engine, "values", every=7):
         walk(step.state, engine.id)
     walk(engine.new_game(engine.players.start, short_options(engine), "values"), engine.id)
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=IDS)
+def test_every_game_keeps_its_rules_in_the_same_modules(engine: Any) -> None:
+    """engines/contract.py: every game's package holds the same modules, so core finds each hook where
+    every game keeps it (``Game.of``); what a game leaves out gets core's default."""
+    from importlib import import_module
+
+    package = engine.game.state.__module__.rsplit(".", 1)[0]
+    for name in ("options", "state", "moves", "rules", "view", "events", "strategy", "migrations"):
+        module = import_module(f"{package}.{name}")
+        assert module.__doc__, f"{package}.{name} says nothing of itself"
+    rules = import_module(f"{package}.rules")
+    assert engine.game.apply is rules.apply and engine.game.new_game is rules.new_game

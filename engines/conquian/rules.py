@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from engines.cards import rank_of, remove_cards, shuffled
-from engines.core import Event, IllegalMove, InvalidOptions, Move, Result, check_deck, check_players, resolve_options
+from engines.core import Event, IllegalMove, Move, Result, deal_from
 
 from . import events
 from .melds import (
@@ -39,7 +39,7 @@ from .moves import (
     ConquianPass,
     ConquianReject,
 )
-from .options import OPTIONS, PLAYERS, Rules
+from .options import Rules
 from .state import (
     CHOOSE,
     DISCARD,
@@ -84,18 +84,13 @@ def _cut_for_dealer(seed: str) -> tuple[tuple[str, ...], int]:
     raise AssertionError("a 40-card deck cannot tie on every pair")  # four of each rank, 20 pairs
 
 
-def new_game(
-    players: int, options: Mapping[str, Any] | None, seed: str, deck: Sequence[str] | None = None
-) -> ConquianState:
+def new_game(players: int, options: Mapping[str, Any], seed: str, deck: Sequence[str] | None) -> ConquianState:
     """Set up a match and deal its first deal (seeds/conquian.md 2).
 
     ``deck`` (top card first) replaces ``shuffled(DECK, seed, "deal")`` for the first deal only.
     """
-    check_players(players, PLAYERS)
-    rules = Rules(**resolve_options(OPTIONS, options))
-    if not isinstance(seed, str):
-        raise InvalidOptions({"seed": "must be a string"})
-    cards = shuffled(DECK, seed, "deal") if deck is None else check_deck(deck, DECK)
+    rules = Rules(**options)
+    cards = deal_from(deck, DECK, seed)
     if rules.first_dealer == "low_card_draw":
         cut, dealer = _cut_for_dealer(seed)
     else:

@@ -10,29 +10,8 @@ needs a canasta. A game is the whole match, hand after hand, to 5,000 points (op
 from __future__ import annotations
 
 from engines.contract import Game, GameEngine
+from engines.kanaster.state import KanasterState
 
-from . import migrations, options, rules, strategy, view
-from .moves import MOVE_TYPES
-from .state import KanasterState
-
-ENGINE = GameEngine(Game(
-    id="kanaster",
-    title="Kanaster (Swiss canasta)",
-    players=options.PLAYERS,
-    options=options.OPTIONS,
-    move_types=MOVE_TYPES,
-    state=KanasterState,
-    new_game=rules.new_game,
-    legal_moves=rules.legal_moves,
-    apply=rules.apply,
-    view=view.view,
-    result=rules.result,
-    hidden=view.hidden,
-    heuristic_move=strategy.heuristic_move,
-    ranked_moves=strategy.ranked_moves,
-    evaluate=strategy.evaluate,
-    format=migrations.FORMAT,
-    migrations=migrations.MIGRATIONS,
-))
+ENGINE = GameEngine(Game.of(__name__, "kanaster", "Kanaster (Swiss canasta)", KanasterState))
 
 __all__ = ["ENGINE"]

@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from engines.cards import is_card, shuffled, standard_deck
-from engines.core import Event, IllegalMove, InvalidOptions, Move, Result, check_deck, check_players, resolve_options
+from engines.core import Event, IllegalMove, InvalidOptions, Move, Result, deal_from
 
 from . import events
 from .candidates import new_meld_candidates, round_robin, single_meld_candidates
@@ -33,7 +33,7 @@ from .melds import (
     wild_count,
 )
 from .moves import Discard, Draw, EndHand, LayOff, MeldCards, TakePile, TakePileLayOff, Tuck
-from .options import OPTIONS, PLAYERS, Rules
+from .options import Rules
 from .scoring import minimum_meld, score_hand
 from .state import ABORTED, DRAW, FINISHED, PLAY, HandRecord, HandTable, KanasterState, Meld
 
@@ -84,24 +84,20 @@ def deal(
     return tuple(sort_hand(h) for h in hands), tuple(talon), tuple(pile), tuple(cut)
 
 
-def new_game(players: int, options: Mapping[str, Any] | None, seed: str, deck: Sequence[str] | None = None
-             ) -> KanasterState:
+def new_game(players: int, options: Mapping[str, Any], seed: str, deck: Sequence[str] | None) -> KanasterState:
     """Set up a match and deal its first hand; seat 0 deals it (section 3).
 
     ``deck`` (top card first) replaces ``shuffled(full deck, seed, "deal")`` for the first hand
     only; later hands shuffle the same cards with purpose ``deal/<hand number>``.
     """
-    check_players(players, PLAYERS)
-    resolved = resolve_options(OPTIONS, options)
-    if not isinstance(seed, str):
-        raise InvalidOptions({"seed": "must be a string"})
+    resolved = dict(options)
     if resolved["decks"] is None:
         resolved["decks"] = 2 if players <= 3 else 3
     rules = Rules(**resolved)
     cards = full_deck(rules)
     if players * rules.cards_per_player + 20 > len(cards):  # unreachable within the option bounds
         raise InvalidOptions({"options.cards_per_player": "too many cards for the packs in play"})
-    order = shuffled(cards, seed, "deal") if deck is None else check_deck(deck, cards)
+    order = deal_from(deck, cards, seed)
     empty = tuple(() for _ in range(players))
     base = KanasterState(
         players=players,

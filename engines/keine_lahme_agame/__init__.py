@@ -9,30 +9,8 @@ the engine is marked ``provisional``.
 from __future__ import annotations
 
 from engines.contract import Game, GameEngine
+from engines.keine_lahme_agame.state import State
 
-from . import migrations, options, rules, strategy, view
-from .moves import MOVE_TYPES
-from .state import State
-
-ENGINE = GameEngine(Game(
-    id="keine-lahme-agame",
-    title="Keine lahme Agame",
-    players=options.PLAYERS,
-    options=options.OPTIONS,
-    move_types=MOVE_TYPES,
-    state=State,
-    new_game=rules.new_game,
-    legal_moves=rules.legal_moves,
-    apply=rules.apply,
-    view=view.view,
-    result=view.result,
-    hidden=view.hidden,
-    determinize=strategy.determinize,
-    heuristic_move=strategy.heuristic_move,
-    evaluate=strategy.evaluate,
-    provisional=True,
-    format=migrations.FORMAT,
-    migrations=migrations.MIGRATIONS,
-))
+ENGINE = GameEngine(Game.of(__name__, "keine-lahme-agame", "Keine lahme Agame", State))
 
 __all__ = ["ENGINE"]

@@ -12,7 +12,14 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations, product
 
 from engines.cards import remove_cards, shuffled
-from engines.core import JSON, Event, IllegalMove, InvalidOptions, Move, check_deck, check_players, resolve_options
+from engines.core import (
+    JSON,
+    Event,
+    IllegalMove,
+    Move,
+    Result,
+    check_deck,
+)
 
 from . import events
 from .cards import (
@@ -29,20 +36,17 @@ from .cards import (
     value_of,
 )
 from .moves import Catch, DiscardSingle, PassCatch, Place, Trick
-from .options import OPTIONS, PLAYERS, PROVISIONAL_RULES, Config
+from .options import Config
 from .state import CATCHING, LEAD, OVER, PLACE, TRICK, TRICK_LEAD, Caught, Play, SectionRecord, State, TrickRecord
 
 # --- setup (§1, §8) ------------------------------------------------------------------------
 
 
-def new_game(players: int, options: Mapping[str, JSON] | None, seed: str, deck: Sequence[str] | None = None) -> State:
+def new_game(players: int, options: Mapping[str, JSON], seed: str, deck: Sequence[str] | None) -> State:
     """Each player takes the cards of his colour (§1). The deal does not depend on the order of
     a given ``deck``: every card goes to the player of its colour, so dealing from any deck,
     shuffled or fixed, gives the same hands; a fixed ``deck`` must hold exactly the cards in play."""
-    check_players(players, PLAYERS)
-    opts = resolve_options(OPTIONS, options)
-    if not isinstance(seed, str):
-        raise InvalidOptions({"seed": "must be a string"})
+    opts = options
     sections = opts["sections_per_game"]
     config = Config(
         players=players,
@@ -566,6 +570,24 @@ def _end_section(state: State, ev: list[Event]) -> State:
     return _start_section(state, state.section + 1, ev)
 
 
+def result(state: State) -> Result | None:
+    """None while running; at the end the highest total wins, ties shared (§7); everybody else
+    loses. An aborted game (max_turns) has no winner."""
+    if state.phase != OVER:
+        return None
+    detail: dict[str, JSON] = {
+        "reason": "max_turns" if state.aborted else "sections_complete",
+        "sections_played": len(state.history),
+        "section_points": [list(p) for p in state.history],
+    }
+    if state.aborted:
+        return Result(status="aborted", scores=state.scores, detail=detail)
+    best = max(state.scores)
+    winners = tuple(s for s, v in enumerate(state.scores) if v == best)
+    losers = tuple(s for s in range(state.config.players) if s not in winners)
+    return Result(status="finished", winners=winners, losers=losers, scores=state.scores, detail=detail)
+
+
 # --- listing (§9) --------------------------------------------------------------------------
 
 
@@ -595,4 +617,4 @@ def legal_moves(state: State, seat: int) -> tuple[Move, ...]:
     return tuple(moves)
 
 
-__all__ = ["OPTIONS", "PLAYERS", "PROVISIONAL_RULES", "apply", "legal_moves", "new_game"]
+__all__ = ["apply", "legal_moves", "new_game", "result"]

@@ -1,4 +1,4 @@
-"""Keine lahme Agame: what a seat may see, where the cards it cannot see lie, and the result.
+"""Keine lahme Agame: what a seat may see, and where the cards it cannot see lie.
 
 Everything except the hands is on the table: rows, the face-up discard pile (every card was
 put there face up, so the whole pile is shown), the running trick and the cards caught in the
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from engines.core import JSON, Result
+from engines.core import JSON
 from engines.hidden import Hidden
 
 from .cards import COLOURS, HAT, sort_cards, value_of
@@ -93,24 +93,6 @@ def view(state: State, seat: int | None) -> dict[str, JSON]:
         "options": options_json(cfg),
         "provisional_rules": list(PROVISIONAL_RULES),
     }
-
-
-def result(state: State) -> Result | None:
-    """None while running; at the end the highest total wins, ties shared (§7); everybody else
-    loses. An aborted game (max_turns) has no winner."""
-    if state.phase != OVER:
-        return None
-    detail: dict[str, JSON] = {
-        "reason": "max_turns" if state.aborted else "sections_complete",
-        "sections_played": len(state.history),
-        "section_points": [list(p) for p in state.history],
-    }
-    if state.aborted:
-        return Result(status="aborted", scores=state.scores, detail=detail)
-    best = max(state.scores)
-    winners = tuple(s for s, v in enumerate(state.scores) if v == best)
-    losers = tuple(s for s in range(state.config.players) if s not in winners)
-    return Result(status="finished", winners=winners, losers=losers, scores=state.scores, detail=detail)
 
 
 def hidden(state: State, seat: int | None) -> tuple[Hidden, ...]:

@@ -7,27 +7,8 @@ Rules as implemented, and every ruling with its reason: seeds/siebenschlaefer.md
 from __future__ import annotations
 
 from engines.contract import Game, GameEngine
-from engines.siebenschlaefer import migrations, options, rules, strategy, view
-from engines.siebenschlaefer.moves import MOVE_TYPES
 from engines.siebenschlaefer.state import State
 
-ENGINE = GameEngine(Game(
-    id="siebenschlaefer",
-    title="Siebenschläfer",
-    players=options.PLAYERS,
-    options=options.OPTIONS,
-    move_types=MOVE_TYPES,
-    state=State,
-    new_game=rules.new_game,
-    legal_moves=rules.legal_moves,
-    apply=rules.apply,
-    view=view.view,
-    result=rules.result,
-    hidden=view.hidden,
-    heuristic_move=strategy.heuristic_move,
-    evaluate=strategy.evaluate,
-    format=migrations.FORMAT,
-    migrations=migrations.MIGRATIONS,
-))
+ENGINE = GameEngine(Game.of(__name__, "siebenschlaefer", "Siebenschläfer", State))
 
 __all__ = ["ENGINE"]

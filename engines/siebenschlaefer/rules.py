@@ -10,21 +10,11 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from engines.cards import is_card, rank_of, remove_cards, shuffled
-from engines.core import (
-    JSON,
-    Event,
-    IllegalMove,
-    InvalidOptions,
-    Move,
-    Result,
-    check_deck,
-    check_players,
-    resolve_options,
-)
+from engines.core import JSON, Event, IllegalMove, Move, Result, deal_from
 from engines.siebenschlaefer import events
 from engines.siebenschlaefer.events import round_json
 from engines.siebenschlaefer.moves import Draw, Pass, Play
-from engines.siebenschlaefer.options import OPTIONS, PLAYERS, Settings
+from engines.siebenschlaefer.options import Settings
 from engines.siebenschlaefer.state import (
     ACE,
     ACE_COUNT,
@@ -356,13 +346,10 @@ def draw_lots(candidates: Sequence[int], stock: Sequence[str]) -> tuple[int, tup
 # --- setting up ---------------------------------------------------------------------------
 
 
-def new_game(players: int, options: Mapping[str, JSON] | None, seed: str, deck: Sequence[str] | None) -> State:
+def new_game(players: int, options: Mapping[str, JSON], seed: str, deck: Sequence[str] | None) -> State:
     """Deal round 1 from ``deck`` (top first) or from ``shuffled(FULL_DECK, seed, "deal")``."""
-    check_players(players, PLAYERS)
-    settings = Settings(**resolve_options(OPTIONS, options))
-    if not isinstance(seed, str):
-        raise InvalidOptions({"seed": "must be a string"})
-    cards = shuffled(FULL_DECK, seed, "deal") if deck is None else check_deck(deck, FULL_DECK)
+    settings = Settings(**options)
+    cards = deal_from(deck, FULL_DECK, seed)
     blank = State(
         players=players,
         settings=settings,

@@ -9,21 +9,11 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 
-from engines.cards import RANK_VALUE, SUITS, code, is_card, rank_of, remove_cards, shuffled, sort_cards, standard_deck
-from engines.core import (
-    JSON,
-    Event,
-    IllegalMove,
-    InvalidOptions,
-    Move,
-    Result,
-    check_deck,
-    check_players,
-    resolve_options,
-)
+from engines.cards import RANK_VALUE, SUITS, code, is_card, rank_of, remove_cards, sort_cards, standard_deck
+from engines.core import JSON, Event, IllegalMove, InvalidOptions, Move, Result, deal_from
 from engines.sten import events as ev
 from engines.sten.moves import Play, PlayAll, Stein
-from engines.sten.options import OPTIONS, PLAYERS, StenOptions
+from engines.sten.options import StenOptions
 from engines.sten.state import (
     OPENING_CARD,
     RANK_CODE,
@@ -40,7 +30,7 @@ DECK: tuple[str, ...] = standard_deck()
 # --- setup -------------------------------------------------------------------------------------------
 
 
-def new_game(players: int, options: Mapping[str, JSON] | None, seed: str, deck: Sequence[str] | None) -> StenState:
+def new_game(players: int, options: Mapping[str, JSON], seed: str, deck: Sequence[str] | None) -> StenState:
     """Deal a game (seeds/sten.md sections 2 and 3).
 
     The deck (top card first) is dealt one card at a time, clockwise, the first card to seat 0.
@@ -49,11 +39,10 @@ def new_game(players: int, options: Mapping[str, JSON] | None, seed: str, deck: 
     ``0 .. 52 % N - 1`` get one card more. The 7H holder must open; if the 7H lies in the open
     remainder it is placed at once and seat 0 moves first; if it is dead, seat 0 moves first.
     """
-    check_players(players, PLAYERS)
-    opts = StenOptions(**resolve_options(OPTIONS, options))
+    opts = StenOptions(**options)
     if opts.remainder_policy == "restrict" and players not in (2, 4):
         raise InvalidOptions({"players": "remainder_policy 'restrict' allows only 2 or 4 players"})
-    cards = check_deck(deck, DECK) if deck is not None else shuffled(DECK, seed, "deal")
+    cards = deal_from(deck, DECK, seed)
     dealt = len(cards) if opts.remainder_policy == "uneven" else len(cards) // players * players
     hands = tuple(sort_cards(cards[seat:dealt:players]) for seat in range(players))
     rest = cards[dealt:]

@@ -15,7 +15,7 @@ from engines.cards import RANK_VALUE, SUITS, rank_of, shuffled, standard_deck, s
 from engines.core import IllegalMove, InvalidOptions, move_from_json, resolve_options
 from engines.sten import ENGINE
 from engines.sten.moves import Play, PlayAll, Stein
-from engines.sten.rules import OPTIONS
+from engines.sten.options import OPTIONS
 from engines.sten.state import StenOptions, StenState
 
 E = ENGINE
