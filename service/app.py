@@ -5,6 +5,7 @@ from __future__ import annotations
 import http
 import json
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -41,7 +42,23 @@ class _SafeJSON(DefaultJSONProvider):
 
 class _App(Flask):
     """Flask, answering a plain ``OPTIONS`` with 204 and its ``Allow`` header: no body, so no
-    HTML-typed empty page (a CORS preflight is answered by ``service.cors`` before this)."""
+    HTML-typed empty page (a CORS preflight is answered by ``service.cors`` before this); and
+    asking once per function whether it is a coroutine function (Flask asks for every hook and
+    view on every request)."""
+
+    _sync: dict[Callable[..., Any], Callable[..., Any]]
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        try:
+            return self._sync[func]
+        except AttributeError:
+            self._sync = {}
+        except KeyError:
+            pass
+        if len(self._sync) > 512:  # the app's views and hooks are fewer: something passes new functions
+            self._sync.clear()
+        done = self._sync[func] = super().ensure_sync(func)
+        return done
 
     def make_default_options_response(self) -> Response:
         response = super().make_default_options_response()

@@ -44,8 +44,8 @@ P429_HELD = (429, "rate_limited (over CARDTABLE_RATE_LIMIT for the caller's seat
                   "polls as it may); retry after `Retry-After`")
 
 RETRY_AFTER = {"Retry-After": {"description": "seconds to wait before retrying", "schema": {"type": "integer"}}}
-BEARER_OPTIONAL = [{}, {"seatToken": []}]
-BEARER = [{"seatToken": []}]
+BEARER_OPTIONAL: list[dict[str, list[str]]] = [{}, {"seatToken": []}]
+BEARER: list[dict[str, list[str]]] = [{"seatToken": []}]
 IDEMPOTENCY = {
     "in": "header", "name": "Idempotency-Key", "required": False,
     "description": "makes a retry answer as the first request did and apply nothing twice; "

@@ -20,17 +20,19 @@ from service.runtime import Game, runtime
 from service.wire import cache_headers, json_response, query_int
 
 
-def entry(game: Game, before: Any, seat: int, move: Move, events: tuple[Event, ...], bot: bool, version: int,
+def entry(game: Game, seat: int, move: Move, events: tuple[Event, ...], bot: bool, version: int,
           players: int) -> bytes:
-    """The stored log entry of one applied move: the move, its redactions per viewer where they
-    differ, and its events with every viewer's part (``entry_for`` shows one viewer's)."""
+    """The stored log entry of one applied move: the move, as each viewer sees it where that
+    differs (read off the move's events, ``Engine.shown_move``), and its events with every
+    viewer's part (``entry_for`` shows one viewer's)."""
     engine = game.engine
     full = move.to_json()
     redacted = {}
-    for viewer in (None, *range(players)):
-        shown = engine.redact_move(before, seat, move, viewer)
-        if shown != full:
-            redacted["spectator" if viewer is None else str(viewer)] = shown
+    if type(move).shown_by is not None:  # else the move is public as posted: the same for every viewer
+        for viewer in (None, *range(players)):
+            shown = engine.shown_move(move, events, viewer)
+            if shown != full:
+                redacted["spectator" if viewer is None else str(viewer)] = shown
     return dumps({"format": engine.format, "version": version, "seat": seat, "bot": bot, "move": full,
                   "redacted": redacted, "events": [e.to_json() for e in events]})
 

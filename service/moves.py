@@ -80,8 +80,7 @@ def play_bots(game: Game, record: Mapping[str, Any], state: Any, version: int) -
         seat = movers[0]
         move = request_bots.choose(engine, state, seat, levels[seat], record["seed"], version + len(entries))
         after, events = engine.apply_events(state, seat, move)
-        entries.append(log.entry(game, state, seat, move, events, True, version + len(entries) + 1,
-                                 record["players"]))
+        entries.append(log.entry(game, seat, move, events, True, version + len(entries) + 1, record["players"]))
         state = after
     if request_bots.fallbacks or request_bots.capped:
         current_app.logger.info("bots of %s: %d strong moves played greedy (request bound), %d searches capped",
@@ -121,7 +120,7 @@ def submit(game: Game, game_id: str) -> Response:
                 return json_response(first["view"], 200, {"ETag": first["etag"], "Idempotent-Replayed": "true",
                                                            **cache_headers(seat)})
         move, after, events = judge(game, stored, seat, read)
-        entries = [log.entry(game, stored.state, seat, move, events, False, stored.version + 1, record["players"])]
+        entries = [log.entry(game, seat, move, events, False, stored.version + 1, record["players"])]
         after, bot_entries = play_bots(game, record, after, stored.version + 1)
         entries += bot_entries
         check_log_room(stored.version, len(entries))

@@ -39,6 +39,8 @@ def cache_headers(seat: int | None) -> dict[str, str]:
 
 def matches(tag: str) -> bool:
     """The request's If-None-Match names ``tag`` (weakly or strongly)."""
+    if "HTTP_IF_NONE_MATCH" not in request.environ:  # most requests: nothing to parse
+        return False
     return tag in request.if_none_match or request.if_none_match.contains_weak(tag.strip('"'))
 
 
@@ -74,7 +76,7 @@ def replayed(stored: bytes, body_print: str) -> dict[str, Any]:
 
 def query_int(name: str, default: int, minimum: int, maximum: int | None) -> int:
     """An integer query parameter, checked: 422 ``validation_error`` naming it when it is not one."""
-    given = request.args.getlist(name)
+    given = request.args.getlist(name) if request.environ.get("QUERY_STRING") else None
     if not given:
         return default
     raw = given[0] if len(given) == 1 else ""  # a repeated parameter is as wrong as a malformed one
