@@ -310,6 +310,7 @@ class Phase:
     redis_cpu: float = 0.0
     client_cpu: float = 0.0
     exhausted: int = 0
+    rounds: list[float] = field(default_factory=list)  # requests/second of each round
 
     def add(self, other: Phase) -> None:
         self.seconds += other.seconds
@@ -412,7 +413,8 @@ def report(phases: dict[tuple[str, str], Phase], work: tuple[float, float], game
         cpu_ratio = cpu[1] / cpu[0] if cpu[0] else 0.0
         target = TARGETS[endpoint]
         verdict = "ok" if ratio >= target else "BELOW TARGET"
-        print(f"throughput real/floor, {endpoint}: {ratio:.2f}  (target >= {target}: {verdict}); "
+        per_round = ", ".join(f"{r / f:.2f}" for r, f in zip(real.rounds, floor.rounds, strict=False) if f)
+        print(f"throughput real/floor, {endpoint}: {ratio:.2f}  (target >= {target}: {verdict}; rounds {per_round}); "
               f"worker CPU per request floor/real: {cpu_ratio:.2f}")
         row.ratios[endpoint] = ratio
         row.cpu[endpoint] = cpu
@@ -497,14 +499,16 @@ def run_game(args: argparse.Namespace, game: str, redis: tuple[str, subprocess.P
     phases: dict[tuple[str, str], Phase] = {k: Phase(*k) for k in reqs}
     with ProcessPoolExecutor(args.clients, mp_context=get_context("fork")) as pool:
         for endpoint in ("view", "move"):
-            for _ in range(args.rounds):
-                for side in ("real", "floor"):
+            for i in range(args.rounds):
+                # real, floor, then floor, real: a steady drift of the machine's load hits both alike
+                for side in ("real", "floor") if i % 2 == 0 else ("floor", "real"):
                     key = (endpoint, side)
                     port, master = ports[side]
                     cycle = endpoint == "view" or side == "floor"  # the floor takes any move again
                     got = run_phase(pool, endpoint, side, port, master, redis_proc, reqs[key], positions[key],
                                     cycle=cycle, warmup=args.warmup, seconds=args.seconds)
                     phases[key].add(got)
+                    phases[key].rounds.append(got.rps)
     print()
     row = report(phases, work_fig, game)
     row.players = players

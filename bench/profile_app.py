@@ -6,8 +6,10 @@ Calls each app's WSGI callable directly (what a gunicorn worker does once it has
 the request; the WSGI environ is built before the clock starts) and reports the CPU time
 of this thread per request (the waits for Redis and any time the process is descheduled
 on a shared machine are left out; wall time is shown too). Variants peel the real move
-request apart: without the JSON access log, without any observability hook, and the handler
-alone (``service.moves.submit`` in a pushed request context). All variants are measured
+request apart: without the JSON access log, without any observability hook, the handler alone
+(``service.moves.submit`` in a pushed request context), and with no game version kept from one
+request to the next (``service.versions``: every view and move reads and decodes its game anew,
+as on a worker that has not seen the game's current version). All variants are measured
 interleaved, request by request, so that they see the same machine load. Then each step of the
 move handler on its own, over the positions of the games played (median and mean: a step's cost
 moves with the position), and a cProfile (CPU clock) of real move requests: top functions by own
@@ -84,8 +86,13 @@ class Variant:
         return statistics.median(self.cpu)
 
 
-def wsgi_runner(app: Any) -> Callable[[dict[str, Any]], tuple[int, int]]:
+def wsgi_runner(app: Any, forget: bool = False) -> Callable[[dict[str, Any]], tuple[int, int]]:
+    """Times one request; ``forget``: the app keeps no game version from one request to the next."""
+    versions = app.extensions["cardtable"].versions if forget else None
+
     def run(environ: dict[str, Any]) -> tuple[int, int]:
+        if versions is not None:
+            versions.clear()
         c0, t0 = time.thread_time_ns(), time.perf_counter_ns()
         status = _call(app, environ)
         c1, t1 = time.thread_time_ns(), time.perf_counter_ns()
@@ -168,7 +175,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     engine = REGISTRY[args.game]
     players = table_size(engine, args.players)
     n = max(100, min(args.requests, 10_000))
-    move_variants = 5  # slices of fresh legal moves: 4 move variants + the profile
+    move_variants = 6  # slices of fresh legal moves: 5 move variants + the profile
 
     metrics_dir = tempfile.mkdtemp(prefix="cardtable-profile-metrics-")
     with redis_server() as (redis_url, _), open(os.devnull, "w") as sink:
@@ -192,11 +199,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             real = create_app(Settings.from_env(redis_url=redis_url, allow_fixed_deals=True))
             no_log = create_app(Settings.from_env(redis_url=redis_url, allow_fixed_deals=True, request_log=False))
+            forgetful = create_app(Settings.from_env(redis_url=redis_url, allow_fixed_deals=True))
             bare = create_app(Settings.from_env(redis_url=redis_url, allow_fixed_deals=True))
             floor = floor_app()
         finally:
             sys.stderr = stderr
         real.extensions["cardtable.access_log"].stream = sink  # access lines are written when due
+        forgetful.extensions["cardtable.access_log"].stream = sink
         bare.wsgi_app = bare.wsgi_app.app  # unwrap the observability middleware
         game = Game(engine, build(engine, SCHEMAS[args.game]))  # as service.blueprint makes it
         rds = make_client(redis_url)
@@ -214,7 +223,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             played = play_locally(engine, players, seed)
             games.append((created["game_id"], floor_id, [s["token"] for s in created["seats"]], played))
             total += len(played)
-        # Whole games per variant (a game's moves must come in order): game i -> part i % 5.
+        # Whole games per variant (a game's moves must come in order): game i -> part i % 6.
         parts = [[(g, seat, body) for g in games[k::move_variants] for seat, body in g[3]]
                  for k in range(move_variants)]
 
@@ -248,6 +257,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         floor_view = Variant("floor view", view_envs(lambda g: f"/floor/{g[1]}"), wsgi_runner(floor))
         views = [
             Variant("real view", view_envs(lambda g: real_path.format(g[0])), wsgi_runner(real)),
+            Variant("real view, no version kept (read, decoded, viewed anew)",
+                    view_envs(lambda g: real_path.format(g[0])), wsgi_runner(forgetful, forget=True)),
             Variant("real view, no observability hooks", view_envs(lambda g: real_path.format(g[0])),
                     wsgi_runner(bare)),
             floor_view,
@@ -263,13 +274,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             Variant("- without any observability hook", move_envs(lambda g: real_path.format(g[0]) + "/moves", 2),
                     wsgi_runner(bare)),
             Variant("- the handler alone (moves.submit in a pushed context)", parts[3][:n], handler_item),
+            Variant("real move, no version kept (each read and decoded anew)",
+                    move_envs(lambda g: real_path.format(g[0]) + "/moves", 4), wsgi_runner(forgetful, forget=True)),
             floor_move,
         ]
         interleave(moves_v)
         table("POST a move, CPU time of the worker thread:", moves_v, floor_move)
         p = [v.p50 for v in moves_v]
         print(f"  => JSON access log {p[0] - p[1]:.0f} us; request id + Prometheus {p[1] - p[2]:.0f} us; "
-              f"Flask (request, routing, hooks) {p[2] - p[3]:.0f} us; handler {p[3]:.0f} us; floor {p[4]:.0f} us")
+              f"Flask (request, routing, hooks) {p[2] - p[3]:.0f} us; handler {p[3]:.0f} us; floor {p[5]:.0f} us;\n"
+              f"     the version the last move wrote, kept: {p[4] - p[0]:.0f} us saved")
 
         # Each step of the move handler on its own, over the positions of the first games.
         record0 = loads_record(rds.hget(f"cardtable:game:{{{games[0][0]}}}", "s"), engine)
@@ -312,7 +326,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             ("dumps(view) (the response body)", lambda x: dumps(x[11])),
         ], positions)
 
-        envs = move_envs(lambda g: real_path.format(g[0]) + "/moves", 4)
+        envs = move_envs(lambda g: real_path.format(g[0]) + "/moves", 5)
         profile(lambda: [_call(real, e) for e in envs] and None, len(envs), args.top)
         rds.close()
     shutil.rmtree(metrics_dir, ignore_errors=True)

@@ -21,7 +21,8 @@ from service.bots import MAX_BOT_MOVES, RequestBots, seat_level
 from service.errors import ApiError
 from service.move_reader import ReadMove
 from service.records import dumps, fingerprint
-from service.runtime import Game, Stored, check_log_room, runtime
+from service.runtime import Game, check_log_room, runtime
+from service.versions import Stored
 from service.wire import cache_headers, etag, idempotency_key, json_body, json_response, replayed, schema_errors
 
 #: A commit that lost the race is tried again (only when the client sent no `version`).
@@ -125,15 +126,19 @@ def submit(game: Game, game_id: str) -> Response:
         entries += bot_entries
         check_log_room(stored.version, len(entries))
         new_version = stored.version + len(entries)
-        record["state"] = engine.encode(after)
+        record = {**record, "state": engine.encode(after)}  # the version read stays as it was
         answer = view.body(game, record, new_version, after, seat)
         answer_bytes = dumps(answer)
         tag = etag(new_version, seat)
         # The kept answer embeds the view as encoded once: {"fingerprint", "view", "etag"}.
         idem_value = None if idem is None else (
             b'{"fingerprint":%s,"view":%s,"etag":%s}' % (dumps(body_print), answer_bytes, dumps(tag)))
-        if rt.store.commit(game_id, stored.version, dumps(record), entries, rt.game_ttl, idem, idem_value):
+        snapshot = dumps(record)
+        if rt.store.commit(game_id, stored.version, snapshot, entries, rt.game_ttl, idem, idem_value):
             observability.moves_applied(engine.id, len(entries), answer["status"] == "finished")
+            written = Stored(new_version, snapshot, record, engine, after)  # the next request starts here
+            written.views[seat] = answer_bytes
+            rt.versions.keep(game_id, written)
             return json_response(answer_bytes, 200, {"ETag": tag, **cache_headers(seat)})
         if read.body.get("version") is not None:
             current = rt.store.load(game_id)

@@ -1,10 +1,11 @@
 """What every handler shares: the app's ``Runtime`` (its store and limits) and one game's ``Game``.
 
 A ``Game`` is a hosted game as the handlers see it: its engine, its wire schemas, the reader of
-its move bodies; it loads a stored game (``Stored``, decoded at most once per request) and finds
-the caller's seat. The handlers live one job to a module: ``service.create``, ``service.view``,
-``service.moves`` (submit and check), ``service.log`` and ``service.stream``;
-``service.blueprint`` routes and documents them. Nothing here knows any game's rules or names.
+its move bodies; it loads a stored game (``service.versions.Stored``: each version read, decoded
+and viewed once per worker) and finds the caller's seat. The handlers live one job to a module:
+``service.create``, ``service.view``, ``service.moves`` (submit and check), ``service.log`` and
+``service.stream``; ``service.blueprint`` routes and documents them. Nothing here knows any
+game's rules or names.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from service.errors import ApiError
 from service.move_reader import MoveReader
 from service.records import UnknownSnapshot, loads_record
 from service.store import Store
+from service.versions import Stored, Versions
 
 GAME_ID_MAX = 64
 #: Entries one event stream sends at most (CARDTABLE_STREAM_MAX_ENTRIES); then it closes and the
@@ -48,6 +50,7 @@ class Runtime:
     stream_max_entries: int = STREAM_MAX_ENTRIES  # ... or once it has sent this many entries
     max_log_entries: int = MAX_LOG_ENTRIES  # a game's log holds at most this many entries
     long_poll_max_seconds: float = 30.0  # a long poll answers 304 by then at the latest, whatever it asked
+    versions: Versions = field(default_factory=Versions)  # the game versions this worker has just used
 
 
 def runtime() -> Runtime:
@@ -68,25 +71,6 @@ def check_log_room(version: int, added: int) -> None:
                        current_version=version)
 
 
-@dataclass
-class Stored:
-    """One game as the store holds it: its version, its record (``service.records``), and its
-    state decoded on first use, once."""
-
-    version: int
-    record: dict[str, Any]
-    engine: Engine
-    _state: Any = field(default=None, repr=False)
-    _decoded: bool = field(default=False, repr=False)
-
-    @property
-    def state(self) -> Any:
-        if not self._decoded:
-            self._state = self.engine.decode(self.record["state"])
-            self._decoded = True
-        return self._state
-
-
 class Game:
     """One hosted game as every handler sees it: engine, wire schemas, move reader."""
 
@@ -97,20 +81,27 @@ class Game:
         self.moves = MoveReader(engine, built)
 
     def load(self, game_id: str) -> Stored:
-        """The stored game ``game_id`` of this game: 404 ``game_not_found`` when there is none (or
-        it is another game's), 409 ``unknown_snapshot_version`` when it cannot be read."""
+        """The stored game ``game_id`` of this game (as kept, when this worker has just used the
+        very same version): 404 ``game_not_found`` when there is none (or it is another game's),
+        409 ``unknown_snapshot_version`` when it cannot be read. Its record is never changed."""
         if len(game_id) > GAME_ID_MAX:
             raise not_found()
-        loaded = runtime().store.load(game_id)
+        rt = runtime()
+        loaded = rt.store.load(game_id)
         if loaded is None:
             raise not_found()
+        kept = rt.versions.get(game_id, loaded.version, loaded.snapshot, self.engine)
+        if kept is not None:
+            return kept
         try:
             record = loads_record(loaded.snapshot, self.engine)
         except UnknownSnapshot as exc:
             raise ApiError(409, "unknown_snapshot_version", f"The stored game cannot be read: {exc}.") from None
         if record["game"] != self.engine.id:
             raise not_found()
-        return Stored(loaded.version, record, self.engine)
+        stored = Stored(loaded.version, loaded.snapshot, record, self.engine)
+        rt.versions.keep(game_id, stored)
+        return stored
 
     @staticmethod
     def seat(record: Mapping[str, Any], required: bool) -> int | None:

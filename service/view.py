@@ -11,6 +11,7 @@ from typing import Any
 from flask import Response
 
 from service import slots
+from service.records import dumps
 from service.runtime import Game, runtime
 from service.wire import cache_headers, etag, json_response, matches, query_int
 
@@ -53,8 +54,8 @@ def view(game: Game, game_id: str) -> Response:
             return response
         stored = game.load(game_id)
         tag = etag(stored.version, seat)
-    return json_response(body(game, stored.record, stored.version, stored.state, seat), 200,
-                         {"ETag": tag, **cache_headers(seat)})
+    rendered = stored.view(seat, lambda: dumps(body(game, stored.record, stored.version, stored.state, seat)))
+    return json_response(rendered, 200, {"ETag": tag, **cache_headers(seat)})
 
 
 def long_poll(game_id: str, seen: int, wait: float) -> bool:
