@@ -66,6 +66,8 @@ export class TableController {
     this.fetching = null;
     this.fetchAgain = false;
     this.abort = new AbortController();
+    /** the bots' seats, as this tab created the game (another's page names no bots) */
+    this.bots = new Set((this.storedSeats() || []).filter((s) => s.bot).map((s) => s.seat));
     /** @type {import("./panels.js").MovesActions} */
     this.actions = {
       send: (m) => { void this.send(m); },
@@ -103,13 +105,7 @@ export class TableController {
   }
 
   /** @param {number | null | undefined} seat */
-  seatName = (seat) => seatName(seat, this.view ? this.view.seat : null, this.botSeats());
-
-  /** @returns {Set<number>} */
-  botSeats() {
-    const seats = this.storedSeats();
-    return new Set(seats ? seats.filter((s) => s.bot).map((s) => s.seat) : []);
-  }
+  seatName = (seat) => seatName(seat, this.view ? this.view.seat : null, this.bots);
 
   /** The seats as the game's creation answered them, kept by this browser tab. @returns {Created["seats"] | null} */
   storedSeats() {
