@@ -246,8 +246,14 @@ def game_created(game: str, finished: bool) -> None:
         ACTIVE.labels(game).inc()
 
 
+_moves: dict[str, Any] = {}
+
+
 def moves_applied(game: str, count: int, finished: bool) -> None:
-    MOVES.labels(game).inc(count)
+    counter = _moves.get(game)
+    if counter is None:  # one series per hosted game: a bounded set
+        counter = _moves[game] = MOVES.labels(game)
+    counter.inc(count)
     if finished:
         FINISHED.labels(game).inc()
         ACTIVE.labels(game).dec()
