@@ -384,6 +384,18 @@ def split(games: Sequence[Game], clients: int) -> list[list[Game]]:
     return [list(games[i::clients]) for i in range(clients)]
 
 
+def split_moves(games: Sequence[Game], clients: int) -> list[list[Game]]:
+    """Whole games per client, each game to the client with the fewest moves so far: games differ
+    in length, and a client that runs out of moves stops early."""
+    shares: list[list[Game]] = [[] for _ in range(clients)]
+    counts = [0] * clients
+    for g in games:
+        i = counts.index(min(counts))
+        shares[i].append(g)
+        counts[i] += len(g.moves)
+    return shares
+
+
 # --- report ----------------------------------------------------------------------------------
 
 
@@ -485,7 +497,7 @@ def run_game(args: argparse.Namespace, game: str, redis: tuple[str, subprocess.P
                     want_games=args.clients)
     print(f"prepared {len(games)} games ({sum(len(g.moves) for g in games)} legal moves) and their floor "
           f"copies in {time.monotonic() - t0:.1f} s")
-    shares = split(games, args.clients)
+    shares = split_moves(games, args.clients)
     view_games = games[: max(args.clients, 200)]
     view_shares = split(view_games, args.clients)
     reqs = {
