@@ -139,6 +139,12 @@ def seat_token(secret: bytes, key: str, game_id: str, seat: int, nonce: str) -> 
     return auth.derived(secret, "seat", game_id, str(seat), nonce, key)
 
 
+def _over_rate(wait: int) -> bytes:
+    """What a stream sends when catching up takes its caller over the rate limit, before it closes:
+    a comment, and ``retry:`` (an EventSource reconnects after that many ms, with Last-Event-ID)."""
+    return b": rate limit reached; reconnect with Last-Event-ID\nretry: %d\n\n" % (wait * 1000)
+
+
 def _not_found() -> ApiError:
     return ApiError(404, "game_not_found", "No such game (it may have expired).")
 
@@ -417,37 +423,37 @@ class _Game:
                  else _last_event_id(last_event))
         loaded, record = self.load(game_id)
         seat = self.seat(record, required=False)
+        start = loaded.version if since < 0 else since
+        charge = ratelimit.replay_meter()  # a catch-up costs a request per page, this one the first
+        behind = start < loaded.version
+        if behind and (wait := charge(STREAM_BATCH, True)) is not None:
+            return Response(_over_rate(wait), status=200, mimetype="text/event-stream",
+                            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
         held = slots.hold_stream()  # 429 over the caller's cap, before subscribing to anything
         bell = rt.store.hub.subscribe(game_id)  # before reading: a later commit rings it
         over_at = loaded.version if self.engine.result(self.engine.decode(record["state"])) is not None else None
-        start = loaded.version if since < 0 else since
-        charge = ratelimit.replay_meter()  # a catch-up costs a request per page
-        body = held.streaming(self._stream(game_id, seat, start, over_at, bell, rt, charge, start < loaded.version),
+        body = held.streaming(self._stream(game_id, seat, start, over_at, bell, rt, charge),
                               bell.close)  # even unstarted
         return Response(body, status=200,
                         mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
     def _stream(self, game_id: str, seat: int | None, last: int, over_at: int | None, bell: Any,
-                rt: Runtime, charge: Callable[[int, bool], int | None] | None = None,
-                behind: bool = False) -> Iterator[bytes]:
+                rt: Runtime, charge: Callable[[int, bool], int | None] | None = None) -> Iterator[bytes]:
         """The body of ``events``: pages of ``STREAM_BATCH`` entries, the worker's other requests
-        served between two pages, at most ``rt.stream_max_entries`` entries in all. Each page of a
-        catch-up (``behind`` the game at the start, or after a full page) is ``charge``d against the
-        rate limit (``ratelimit.replay_meter``); over it, the stream closes with ``retry:``."""
+        served between two pages, at most ``rt.stream_max_entries`` entries in all. Each page after
+        a full one (a catch-up; ``events`` charged the first) is ``charge``d against the rate limit
+        (``ratelimit.replay_meter``); over it, the stream closes with ``retry:``."""
         deadline = time.monotonic() + rt.stream_max_seconds
         sent = 0
-        first = True
+        behind = False
         try:
             yield b": connected\n\n"
             while True:
                 page = min(STREAM_BATCH, rt.stream_max_entries - sent)
-                if behind and charge is not None:
-                    wait = charge(page, first)
-                    first = False
-                    if wait is not None:
-                        yield b": rate limit reached; reconnect with Last-Event-ID\nretry: %d\n\n" % (wait * 1000)
-                        return
+                if behind and charge is not None and (wait := charge(page, False)) is not None:
+                    yield _over_rate(wait)
+                    return
                 raws = rt.store.log(game_id, last, page)
                 frames = []
                 for raw in raws:
