@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -137,6 +137,12 @@ def seat_token(secret: bytes, key: str, game_id: str, seat: int, nonce: str) -> 
     answer keeps no token and a replay computes them again. The key is never stored (only the caller
     holds it) and the nonce is new per game: neither the store nor the secret alone gives a token."""
     return auth.derived(secret, "seat", game_id, str(seat), nonce, key)
+
+
+def _over_rate(wait: int) -> bytes:
+    """What a stream sends when catching up takes its caller over the rate limit, before it closes:
+    a comment, and ``retry:`` (an EventSource reconnects after that many ms, with Last-Event-ID)."""
+    return b": rate limit reached; reconnect with Last-Event-ID\nretry: %d\n\n" % (wait * 1000)
 
 
 def _not_found() -> ApiError:
@@ -417,25 +423,37 @@ class _Game:
                  else _last_event_id(last_event))
         loaded, record = self.load(game_id)
         seat = self.seat(record, required=False)
+        start = loaded.version if since < 0 else since
+        charge = ratelimit.replay_meter()  # a catch-up costs a request per page, this one the first
+        behind = start < loaded.version
+        if behind and (wait := charge(STREAM_BATCH, True)) is not None:
+            return Response(_over_rate(wait), status=200, mimetype="text/event-stream",
+                            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
         held = slots.hold_stream()  # 429 over the caller's cap, before subscribing to anything
         bell = rt.store.hub.subscribe(game_id)  # before reading: a later commit rings it
         over_at = loaded.version if self.engine.result(self.engine.decode(record["state"])) is not None else None
-        start = loaded.version if since < 0 else since
-        body = held.streaming(self._stream(game_id, seat, start, over_at, bell, rt), bell.close)  # even unstarted
+        body = held.streaming(self._stream(game_id, seat, start, over_at, bell, rt, charge),
+                              bell.close)  # even unstarted
         return Response(body, status=200,
                         mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
     def _stream(self, game_id: str, seat: int | None, last: int, over_at: int | None, bell: Any,
-                rt: Runtime) -> Iterator[bytes]:
+                rt: Runtime, charge: Callable[[int, bool], int | None] | None = None) -> Iterator[bytes]:
         """The body of ``events``: pages of ``STREAM_BATCH`` entries, the worker's other requests
-        served between two pages, at most ``rt.stream_max_entries`` entries in all."""
+        served between two pages, at most ``rt.stream_max_entries`` entries in all. Each page after
+        a full one (a catch-up; ``events`` charged the first) is ``charge``d against the rate limit
+        (``ratelimit.replay_meter``); over it, the stream closes with ``retry:``."""
         deadline = time.monotonic() + rt.stream_max_seconds
         sent = 0
+        behind = False
         try:
             yield b": connected\n\n"
             while True:
                 page = min(STREAM_BATCH, rt.stream_max_entries - sent)
+                if behind and charge is not None and (wait := charge(page, False)) is not None:
+                    yield _over_rate(wait)
+                    return
                 raws = rt.store.log(game_id, last, page)
                 frames = []
                 for raw in raws:
@@ -453,7 +471,8 @@ class _Game:
                 if sent >= rt.stream_max_entries:
                     yield b": entry limit of this stream reached; reconnect with Last-Event-ID\n\n"
                     return
-                if len(raws) == page:
+                behind = len(raws) == page
+                if behind:
                     # A cooperative pause: gevent's monkey-patched sleep runs the worker's other
                     # greenlets before the next page (a no-op for a thread).
                     time.sleep(0)
@@ -475,6 +494,7 @@ class _Game:
         limit = query_int("limit", LOG_LIMIT, 1, LOG_LIMIT_MAX)
         loaded, record = self.load(game_id)
         seat = self.seat(record, required=False)
+        ratelimit.replaying(min(limit, loaded.version - since))  # a request per page of entries (429 over)
         # Entry of version v is the v-th: those after ``since`` start at index ``since``.
         raws = runtime().store.log(game_id, since, limit + 1) if since < loaded.version else []
         entries = [self.entry_for(raw, seat) for raw in raws[:limit]]
@@ -577,6 +597,10 @@ P429_HELD = (429, "rate_limited (over CARDTABLE_RATE_LIMIT for the caller's seat
                   "too_many_streams (the caller's seat or address already holds as many event streams and long "
                   "polls as it may); retry after `Retry-After`")
 
+P429_LOG = (429, "rate_limited: over CARDTABLE_RATE_LIMIT for the caller's seat, or else its address; the entries "
+                 "asked for count a request per 200 (a seat's count against its address too); ask for fewer "
+                 "(`limit`) or retry after `Retry-After`")
+
 RETRY_AFTER = {"Retry-After": {"description": "seconds to wait before retrying", "schema": {"type": "integer"}}}
 BEARER_OPTIONAL = [{}, {"seatToken": []}]
 BEARER = [{"seatToken": []}]
@@ -601,9 +625,11 @@ STREAM_DESCRIPTION = (
     "`text/event-stream`: a comment line at once; then, per log entry after the start version, an event "
     "`id: <version>`, `event: entry`, `data: <the log entry as the caller sees it, as in get<Game>Log>`; a "
     "`: keep-alive` comment at least every 15 s; after the game is over, `event: end` with "
-    "`data: {\"version\": V}`, and the stream closes. It also closes after an hour, after "
-    f"{STREAM_MAX_ENTRIES:,} entries (a `:` comment says so) or when the store is lost (the limits are the "
-    "server's defaults): reconnect with `Last-Event-ID`, nothing is missed or repeated.")
+    "`data: {\"version\": V}`, and the stream closes. It also closes after an hour or "
+    f"{STREAM_MAX_ENTRIES:,} entries (the server's defaults; a `:` comment says so), when the store is lost, "
+    "or when catching up takes the caller over its rate limit (every 200 entries after the first cost a "
+    "request; a `retry:` field gives the delay): reconnect with `Last-Event-ID`, nothing is missed or "
+    "repeated.")
 CACHED = {"Cache-Control": {"description": "`private, no-cache` for a seat (its hidden cards stay in the caller's "
                                            "own cache), `public, no-cache` for the spectator",
                             "schema": {"type": "string"}},
@@ -737,7 +763,7 @@ def make_blueprint(engine: Engine, built: BuiltSchemas) -> Blueprint:
     @_documented(
         blp.arguments(LogQuery, location="query"),
         blp.response(200, built.log, description="the move log, redacted for the caller", headers=CACHED),
-        *_alt(blp, P401, P404, P422Q, P503),
+        *_alt(blp, P401, P404, P422Q, P503, P429_LOG),
         blp.doc(operationId=f"get{prefix}Log", summary="The move log, redacted for the caller",
                 security=BEARER_OPTIONAL),
     )
