@@ -43,6 +43,10 @@ P429_HELD = (429, "rate_limited (over CARDTABLE_RATE_LIMIT for the caller's seat
                   "too_many_streams (the caller's seat or address already holds as many event streams and long "
                   "polls as it may); retry after `Retry-After`")
 
+P429_LOG = (429, "rate_limited: over CARDTABLE_RATE_LIMIT for the caller's seat, or else its address; the entries "
+                 "asked for count a request per 200 (a seat's count against its address too); ask for fewer "
+                 "(`limit`) or retry after `Retry-After`")
+
 RETRY_AFTER = {"Retry-After": {"description": "seconds to wait before retrying", "schema": {"type": "integer"}}}
 BEARER_OPTIONAL: list[dict[str, list[str]]] = [{}, {"seatToken": []}]
 BEARER: list[dict[str, list[str]]] = [{"seatToken": []}]
@@ -67,9 +71,11 @@ STREAM_DESCRIPTION = (
     "`text/event-stream`: a comment line at once; then, per log entry after the start version, an event "
     "`id: <version>`, `event: entry`, `data: <the log entry as the caller sees it, as in get<Game>Log>`; a "
     "`: keep-alive` comment at least every 15 s; after the game is over, `event: end` with "
-    "`data: {\"version\": V}`, and the stream closes. It also closes after an hour, after "
-    f"{STREAM_MAX_ENTRIES:,} entries (a `:` comment says so) or when the store is lost (the limits are the "
-    "server's defaults): reconnect with `Last-Event-ID`, nothing is missed or repeated.")
+    "`data: {\"version\": V}`, and the stream closes. It also closes after an hour or "
+    f"{STREAM_MAX_ENTRIES:,} entries (the server's defaults; a `:` comment says so), when the store is lost, "
+    "or when catching up takes the caller over its rate limit (every 200 entries after the first cost a "
+    "request; a `retry:` field gives the delay): reconnect with `Last-Event-ID`, nothing is missed or "
+    "repeated.")
 CACHED = {"Cache-Control": {"description": "`private, no-cache` for a seat (its hidden cards stay in the caller's "
                                            "own cache), `public, no-cache` for the spectator",
                             "schema": {"type": "string"}},
@@ -180,7 +186,7 @@ def make_blueprint(engine: Engine, built: BuiltSchemas) -> Blueprint:
     @_documented(
         blp.arguments(LogQuery, location="query"),
         blp.response(200, built.log, description="the move log, redacted for the caller", headers=CACHED),
-        *_alt(blp, P401, P404, P422Q, P503),
+        *_alt(blp, P401, P404, P422Q, P503, P429_LOG),
         blp.doc(operationId=f"get{prefix}Log", summary="The move log, redacted for the caller",
                 security=BEARER_OPTIONAL),
     )

@@ -14,6 +14,7 @@ from flask import Response
 
 from engines.core import Event, Move
 from schemas.common import LOG_LIMIT, LOG_LIMIT_MAX
+from service import ratelimit
 from service.errors import ApiError
 from service.records import UnknownSnapshot, dumps, loads_entry
 from service.runtime import Game, runtime
@@ -56,6 +57,7 @@ def log(game: Game, game_id: str) -> Response:
     limit = query_int("limit", LOG_LIMIT, 1, LOG_LIMIT_MAX)
     stored = game.load(game_id)
     seat = game.seat(stored.record, required=False)
+    ratelimit.replaying(min(limit, stored.version - since))  # a request per page of entries (429 over)
     # Entry of version v is the v-th: those after ``since`` start at index ``since``.
     raws = runtime().store.log(game_id, since, limit + 1) if since < stored.version else []
     entries = [entry_for(game, raw, seat) for raw in raws[:limit]]
