@@ -12,6 +12,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # fuzzes every operation for about 40 s
+
 SPEC = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
 
 

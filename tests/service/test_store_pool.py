@@ -16,9 +16,13 @@ import time
 from collections import Counter
 from urllib.parse import urlsplit
 
+import pytest
+
 from tests.faults import call
 from tests.http import Client
 from tests.servers import gunicorn
+
+pytestmark = pytest.mark.slow  # hundreds of streams at once
 
 STREAMS = 300
 POOL = 10

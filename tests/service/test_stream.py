@@ -183,6 +183,7 @@ def test_long_polling_answers_when_the_version_changes_or_after_the_wait(two_ser
     assert too_long.status == 422 and too_long.json["code"] == "validation_error"
 
 
+@pytest.mark.slow  # a real restart mid-stream
 def test_a_redis_restart_mid_stream_ends_it_and_a_reconnect_misses_nothing() -> None:
     server = RedisServer(persist=True)
     server.start()
