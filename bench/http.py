@@ -104,7 +104,8 @@ def gunicorn(app: str, redis_url: str, workers: int, log_level: str) -> Iterator
     env.update({"REDIS_URL": redis_url, "CARDTABLE_BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": str(workers),
                 "CARDTABLE_ALLOW_FIXED_DEALS": "1", "CARDTABLE_LOG_LEVEL": log_level,
                 # the load comes from one address: the production rate limit would measure itself
-                "CARDTABLE_RATE_LIMIT": "off"})
+                "CARDTABLE_RATE_LIMIT": "off", "CARDTABLE_CREATE_LIMIT": "off",
+                "CARDTABLE_STREAMS_PER_SEAT": "0", "CARDTABLE_STREAMS_PER_ADDRESS": "0"})
     errlog = tempfile.TemporaryFile()  # noqa: SIM115 -- closed below, after the server stops
     proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy" / "gunicorn.conf.py"),
                              "--max-requests", "0", app],

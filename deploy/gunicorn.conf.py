@@ -14,6 +14,9 @@ os.environ.setdefault("CARDTABLE_ALLOW_FIXED_DEALS", "0")
 # Production answers 429 above 20 requests a second per seat token (or per address without one),
 # counted in Redis across workers; set CARDTABLE_RATE_LIMIT=off to switch it off.
 os.environ.setdefault("CARDTABLE_RATE_LIMIT", "20/s")
+# And at most 30 creates a minute and 300 an hour per address (429 above): what one address can
+# store is bounded (300 games an hour of ~3 KiB, kept CARDTABLE_GAME_TTL). `off` switches it off.
+os.environ.setdefault("CARDTABLE_CREATE_LIMIT", "30/m,300/h")
 
 bind = os.environ.get("CARDTABLE_BIND", "0.0.0.0:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY") or multiprocessing.cpu_count() * 2 + 1)
@@ -31,6 +34,8 @@ graceful_timeout = 20
 # The longest request line gunicorn accepts (its maximum; the default 4094 turned a long but
 # well-formed `?since=` into gunicorn's own HTML 414 before the app could answer problem+json).
 limit_request_line = 8190
+# Idle keep-alive connections close after 5 s; under gevent this also bounds the wait for a
+# request's line and headers (its body has CARDTABLE_BODY_TIMEOUT). Keep it above 0.
 keepalive = 5
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None  # worker heartbeat files off slow disks
 max_requests = 10_000  # recycle workers now and then; jitter avoids all at once

@@ -23,7 +23,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate
 from marshmallow_oneofschema import OneOfSchema
 
 from bots import DEFAULT_LEVEL, LEVELS
-from engines.core import Engine, Option
+from engines.core import Engine, Move, Option
 
 #: Upper bounds on collection sizes a client may send (hostile-input guard).
 MAX_LIST = 200
@@ -88,6 +88,11 @@ def event_type(name: str) -> fields.String:
     return fields.String(required=True, validate=validate.OneOf([name]))
 
 
+def event_doc(title: str) -> str:
+    """The description of a game's event union (``<prefix>Event``)."""
+    return f"Something a move of {title} caused, as the caller sees it."
+
+
 def game_over_schema(prefix: str, statuses: tuple[str, ...], scores: str) -> type[Schema]:
     """``<prefix>EventGameOver``: every game's last event (``engines.core.game_over_event``);
     ``statuses`` are the endings the game has, ``scores`` says what its scores count."""
@@ -140,7 +145,7 @@ class BotSeatField(fields.Field):
         if isinstance(value, int) and not isinstance(value, bool):
             return {"seat": value, "level": DEFAULT_LEVEL}
         if isinstance(value, Mapping):
-            return BotSeat().load(value)  # type: ignore[no-any-return]
+            return BotSeat().load(value)
         raise ValidationError("Must be a seat number or an object {seat, level}.")
 
 
@@ -193,6 +198,9 @@ class GameSchemas:
     result_detail: type[Schema]  # ``result.detail``
     #: event type -> its schema (fields as a viewer sees them; the private ones not required)
     events: Mapping[str, type[Schema]] = dataclasses.field(default_factory=dict)
+    #: the union of ``events`` (``<prefix>Event``), when the game's view names it too (its last move's
+    #: events); else ``build`` makes it
+    event: type[Schema] | None = None
 
 
 @dataclass(frozen=True)
@@ -246,9 +254,9 @@ def _field_for(hint: Any, doc: str | None, required: bool, default: Any) -> fiel
         inner.allow_none = True
         return inner
     if origin is tuple:
-        args = typing.get_args(hint)
-        assert len(args) == 2 and args[1] is Ellipsis, hint
-        item = _field_for(args[0], None, True, None)
+        item_type, ellipsis = typing.get_args(hint)
+        assert ellipsis is Ellipsis, hint
+        item = _field_for(item_type, None, True, None)
         return fields.List(item, validate=validate.Length(max=MAX_LIST), **kw)
     if hint is str:
         return fields.String(validate=validate.Length(max=64), **kw)
@@ -259,7 +267,7 @@ def _field_for(hint: Any, doc: str | None, required: bool, default: Any) -> fiel
     raise AssertionError(f"no wire field for move field type {hint!r}")
 
 
-def move_schema(prefix: str, kind: type) -> type[Schema]:
+def move_schema(prefix: str, kind: type[Move]) -> type[Schema]:
     """A schema for one move dataclass: its ``type`` tag plus one field per dataclass field."""
     hints = typing.get_type_hints(kind)
     attrs: dict[str, Any] = {
@@ -371,10 +379,13 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
         },
         doc="One move for the caller's seat.",
     )
-    if game.events:
-        event: type[Schema] = _named(f"{p}Event", {"type_schemas": dict(game.events)}, base=MoveOneOf,
-                                     doc=f"Something a move of {engine.title} caused, as the caller sees it.")
+    if game.event is not None:
+        event: type[Schema] = game.event
         events_field: fields.Field = fields.List(fields.Nested(event), required=True)
+    elif game.events:
+        event = _named(f"{p}Event", {"type_schemas": dict(game.events)}, base=MoveOneOf,
+                       doc=event_doc(engine.title))
+        events_field = fields.List(fields.Nested(event), required=True)
     else:
         events_field = fields.List(fields.Dict(), required=True)
     entry = _named(

@@ -8,6 +8,8 @@ schemas' names (``KanasterMeld`` is the move): a meld on the table is ``Kanaster
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import Schema, fields, validate
 
 from schemas.common import GameSchemas, game_over_schema
@@ -16,12 +18,12 @@ from schemas.common import event_type as _type
 _PHASE = validate.OneOf(["draw", "play", "finished", "aborted"])
 
 
-def _int(**kw: object) -> fields.Integer:
-    return fields.Integer(strict=True, **kw)  # type: ignore[arg-type]
+def _int(**kw: Any) -> fields.Integer:
+    return fields.Integer(strict=True, **kw)
 
 
-def _cards(description: str, **kw: object) -> fields.List:
-    return fields.List(fields.String(), required=True, metadata={"description": description}, **kw)  # type: ignore[arg-type]
+def _cards(description: str, **kw: Any) -> fields.List:
+    return fields.List(fields.String(), required=True, metadata={"description": description}, **kw)
 
 
 class KanasterSeatInfo(Schema):

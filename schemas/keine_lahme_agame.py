@@ -8,6 +8,8 @@ declarations; only what is this game's own is written here. Card codes are ``<co
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import Schema, fields, validate
 
 from schemas.common import GameSchemas, game_over_schema
@@ -17,7 +19,7 @@ _PHASES = validate.OneOf(["lead", "catching", "trick_lead", "trick", "place", "o
 _CARDS = "card codes `<colour>-<value>`, e.g. `red-13`, `blue-hat`"
 
 
-def _cards(description: str, **kw: object) -> fields.List:
+def _cards(description: str, **kw: Any) -> fields.List:
     return fields.List(fields.String(), required=True, metadata={"description": f"{description} ({_CARDS})"}, **kw)
 
 

@@ -11,10 +11,8 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
-from schemas.common import GameSchemas, game_over_schema
+from schemas.common import GameSchemas, MoveOneOf, event_doc, game_over_schema
 from schemas.common import event_type as _type
-
-_EVENT_KINDS = ["play", "draw", "penalty", "skip", "pass", "reshuffle", "reset", "stalled", "round_end", "deal", "lot"]
 
 
 def _int(**kw: Any) -> fields.Integer:
@@ -34,22 +32,6 @@ class SiebenschlaeferLot(Schema):
 
     seat = _int(required=True)
     card = fields.String(required=True)
-
-
-class SiebenschlaeferViewEvent(Schema):
-    """One public thing the last move caused (seeds/siebenschlaefer.md section 13)."""
-
-    kind = fields.String(required=True, validate=validate.OneOf(_EVENT_KINDS))
-    seat = _int(
-        required=True,
-        allow_none=True,
-        metadata={"description": "the seat concerned; null for table events and for round_end of a stalled round"},
-    )
-    cards = _cards("cards shown: a laid pair, flipped start-value cards, a lot card; else empty")
-    count = _int(
-        required=True,
-        metadata={"description": "cards drawn or reshuffled, the round dealt, the round's moves when stalled; else 0"},
-    )
 
 
 class SiebenschlaeferBreakdown(Schema):
@@ -94,64 +76,6 @@ class SiebenschlaeferRound(Schema):
     table = fields.Nested(SiebenschlaeferTable, required=True, allow_none=True,
                           metadata={"description": "the table as the round ended; null for a round that ended "
                                                    "before snapshot format 3 kept it"})
-
-
-class SiebenschlaeferState(Schema):
-    """What the viewer sees of a game of Siebenschläfer (section 13)."""
-
-    round = _int(required=True, metadata={"description": "the round being played, from 1"})
-    rounds = _int(required=True, metadata={"description": "rounds in the match (option rounds)"})
-    status = fields.String(required=True, validate=validate.OneOf(["active", "finished", "aborted"]))
-    current = _int(required=True, allow_none=True, metadata={"description": "the seat to move; null when over"})
-    opener = _int(required=True, metadata={"description": "the seat that opened this round"})
-    lots = fields.List(
-        fields.Nested(SiebenschlaeferLot), required=True, metadata={"description": "this round's lot cards, in order"}
-    )
-    hand = fields.List(
-        fields.String(),
-        required=True,
-        allow_none=True,
-        metadata={"description": "the viewer's cards; null for a spectator"},
-    )
-    hand_counts = _ints("cards per seat")
-    stock_count = _int(required=True, metadata={"description": "cards in the face-down stock"})
-    pile_count = _int(required=True, metadata={"description": "cards in the played pile"})
-    top = fields.List(
-        fields.String(),
-        required=True,
-        allow_none=True,
-        metadata={"description": "the top pair of the played pile; null while it is empty"},
-    )
-    top_kind = fields.String(
-        required=True,
-        allow_none=True,
-        validate=validate.OneOf(["play", "start"]),
-        metadata={"description": "play = a laid pair; start = a start value flipped after everybody passed"},
-    )
-    target = _int(required=True, allow_none=True, metadata={"description": "the value to exceed; null when free"})
-    free = fields.Boolean(required=True, metadata={"description": "any legal pair may be laid"})
-    has_drawn = fields.Boolean(required=True, metadata={"description": "the seat to move has drawn this turn"})
-    drawn = fields.List(
-        fields.String(),
-        required=True,
-        allow_none=True,
-        metadata={"description": "the cards the viewer drew this turn; null unless the viewer is to move and drew"},
-    )
-    passes = _int(required=True, metadata={"description": "passes in a row"})
-    pass_threshold = _int(required=True, metadata={"description": "passes in a row that flip a new start value"})
-    moves = _int(required=True, metadata={"description": "moves made in this round"})
-    max_turns = _int(required=True, metadata={"description": "moves per round before the match is aborted"})
-    stalled_round = fields.String(
-        required=True,
-        validate=validate.OneOf(["count_hands", "abort"]),
-        metadata={"description": "what ends a round that can never end (option stalled_round)"},
-    )
-    totals = _ints("counted points per seat over the finished rounds")
-    paid = _ints("rounds each seat had to pay")
-    last_round = fields.Nested(SiebenschlaeferRound, required=True, allow_none=True)
-    events = fields.List(
-        fields.Nested(SiebenschlaeferViewEvent), required=True, metadata={"description": "what the last move caused"}
-    )
 
 
 class SiebenschlaeferResultDetail(Schema):
@@ -255,21 +179,90 @@ class SiebenschlaeferEventLot(Schema):
 
 
 
+EVENTS: dict[str, type[Schema]] = {
+    "played": SiebenschlaeferEventPlayed,
+    "drew": SiebenschlaeferEventDrew,
+    "skipped": SiebenschlaeferEventSkipped,
+    "passed": SiebenschlaeferEventPassed,
+    "reshuffled": SiebenschlaeferEventReshuffled,
+    "reset": SiebenschlaeferEventReset,
+    "round_ended": SiebenschlaeferEventRoundEnded,
+    "dealt": SiebenschlaeferEventDealt,
+    "lot": SiebenschlaeferEventLot,
+    "game_over": game_over_schema("Siebenschlaefer", ("finished", "aborted"),
+                                  "counted points (one round) or the match totals"),
+}
+
+
+class SiebenschlaeferEvent(MoveOneOf):
+    __doc__ = event_doc("Siebenschläfer")
+    type_schemas = EVENTS
+
+
+class SiebenschlaeferState(Schema):
+    """What the viewer sees of a game of Siebenschläfer (section 13)."""
+
+    round = _int(required=True, metadata={"description": "the round being played, from 1"})
+    rounds = _int(required=True, metadata={"description": "rounds in the match (option rounds)"})
+    status = fields.String(required=True, validate=validate.OneOf(["active", "finished", "aborted"]))
+    current = _int(required=True, allow_none=True, metadata={"description": "the seat to move; null when over"})
+    opener = _int(required=True, metadata={"description": "the seat that opened this round"})
+    lots = fields.List(
+        fields.Nested(SiebenschlaeferLot), required=True, metadata={"description": "this round's lot cards, in order"}
+    )
+    hand = fields.List(
+        fields.String(),
+        required=True,
+        allow_none=True,
+        metadata={"description": "the viewer's cards; null for a spectator"},
+    )
+    hand_counts = _ints("cards per seat")
+    stock_count = _int(required=True, metadata={"description": "cards in the face-down stock"})
+    pile_count = _int(required=True, metadata={"description": "cards in the played pile"})
+    top = fields.List(
+        fields.String(),
+        required=True,
+        allow_none=True,
+        metadata={"description": "the top pair of the played pile; null while it is empty"},
+    )
+    top_kind = fields.String(
+        required=True,
+        allow_none=True,
+        validate=validate.OneOf(["play", "start"]),
+        metadata={"description": "play = a laid pair; start = a start value flipped after everybody passed"},
+    )
+    target = _int(required=True, allow_none=True, metadata={"description": "the value to exceed; null when free"})
+    free = fields.Boolean(required=True, metadata={"description": "any legal pair may be laid"})
+    has_drawn = fields.Boolean(required=True, metadata={"description": "the seat to move has drawn this turn"})
+    drawn = fields.List(
+        fields.String(),
+        required=True,
+        allow_none=True,
+        metadata={"description": "the cards the viewer drew this turn; null unless the viewer is to move and drew"},
+    )
+    passes = _int(required=True, metadata={"description": "passes in a row"})
+    pass_threshold = _int(required=True, metadata={"description": "passes in a row that flip a new start value"})
+    moves = _int(required=True, metadata={"description": "moves made in this round"})
+    max_turns = _int(required=True, metadata={"description": "moves per round before the match is aborted"})
+    stalled_round = fields.String(
+        required=True,
+        validate=validate.OneOf(["count_hands", "abort"]),
+        metadata={"description": "what ends a round that can never end (option stalled_round)"},
+    )
+    totals = _ints("counted points per seat over the finished rounds")
+    paid = _ints("rounds each seat had to pay")
+    last_round = fields.Nested(SiebenschlaeferRound, required=True, allow_none=True)
+    events = fields.List(
+        fields.Nested(SiebenschlaeferEvent), required=True,
+        metadata={"description": "what the last move caused, as its log entry shows it to the viewer (section 16), "
+                                 "but for the closing game_over"},
+    )
+
+
 GAME = GameSchemas(
     prefix="Siebenschlaefer",
     state=SiebenschlaeferState,
     result_detail=SiebenschlaeferResultDetail,
-    events={
-        "played": SiebenschlaeferEventPlayed,
-        "drew": SiebenschlaeferEventDrew,
-        "skipped": SiebenschlaeferEventSkipped,
-        "passed": SiebenschlaeferEventPassed,
-        "reshuffled": SiebenschlaeferEventReshuffled,
-        "reset": SiebenschlaeferEventReset,
-        "round_ended": SiebenschlaeferEventRoundEnded,
-        "dealt": SiebenschlaeferEventDealt,
-        "lot": SiebenschlaeferEventLot,
-        "game_over": game_over_schema("Siebenschlaefer", ("finished", "aborted"),
-                                      "counted points (one round) or the match totals"),
-    },
+    events=EVENTS,
+    event=SiebenschlaeferEvent,
 )

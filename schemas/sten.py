@@ -6,6 +6,8 @@ engine's declarations; only what is Sten's own is written here.
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import Schema, fields, validate
 
 from schemas.common import GameSchemas, game_over_schema
@@ -28,8 +30,8 @@ class StenSuitPile(Schema):
 _REASON = validate.OneOf(["empty_hand", "play_all", "stalled", "max_turns"])
 
 
-def _seat(description: str, **kw: object) -> fields.Integer:
-    return fields.Integer(strict=True, required=True, metadata={"description": description}, **kw)  # type: ignore[arg-type]
+def _seat(description: str, **kw: Any) -> fields.Integer:
+    return fields.Integer(strict=True, required=True, metadata={"description": description}, **kw)
 
 
 

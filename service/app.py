@@ -16,7 +16,7 @@ from flask_smorest import Blueprint as SmorestBlueprint
 from engines import REGISTRY
 from schemas import SCHEMAS
 from schemas.common import Catalogue, Health, Problem, build
-from service import cors, errors, observability, ratelimit, web
+from service import bodies, cors, errors, observability, ratelimit, slots, web
 from service.bots import DEFAULT_LEVEL, LEVELS, BotPolicy
 from service.config import Settings
 from service.games import P429, P503, RETRY_AFTER, Runtime, make_blueprint
@@ -134,7 +134,12 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         long_poll_max_seconds=settings.long_poll_max_seconds,
         bot_policy=BotPolicy(settings.bot_budget_ms, settings.bot_request_seconds),
     )
-    ratelimit.install(app, settings.rate_limit, rt.store, settings.trusted_proxies)
+    # CORS first: its preflight answer comes before any count, and as Flask runs after-request hooks
+    # last-registered first, its headers go on every answer, the rate limiter's late 429 included.
+    cors.install(app, settings.cors_origins)
+    ratelimit.install(app, settings.rate_limit, rt.store, settings.trusted_proxies, settings.create_limit)
+    bodies.install(app, settings.body_timeout)  # after the rate limit: a client over it is not waited for
+    slots.install(app, rt.store, settings.streams_per_seat, settings.streams_per_address, settings.stream_keepalive)
     api = _Api(app, spec_kwargs={"marshmallow_plugin": CardtablePlugin()})
     errors.register(app, settings.retry_after)
     app.extensions["cardtable.access_log"] = observability.init(app, settings.request_log)
@@ -144,7 +149,6 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     _document_docs_routes(api)
     web.install(app, api)
 
-    cors.install(app, settings.cors_origins)
     return app
 
 

@@ -55,6 +55,11 @@ class Settings:
     min_replica_acks: int | None = None
     rate_limit: str | None = None  # CARDTABLE_RATE_LIMIT, e.g. "20/s"; None = no limit
     trusted_proxies: int = 0  # CARDTABLE_TRUSTED_PROXIES: proxies whose X-Forwarded-For is believed
+    #: CARDTABLE_CREATE_LIMIT, e.g. "30/m,300/h": creates per client address, on top of the rate limit
+    create_limit: str | None = None
+    body_timeout: float = 10.0  # CARDTABLE_BODY_TIMEOUT: seconds for a request's whole body (408 after); 0 = off
+    streams_per_seat: int = 20  # CARDTABLE_STREAMS_PER_SEAT: event streams and long polls open at once; 0 = off
+    streams_per_address: int = 100  # CARDTABLE_STREAMS_PER_ADDRESS: the same per client address; 0 = off
     stream_keepalive: float = 15.0  # CARDTABLE_STREAM_KEEPALIVE: seconds between keep-alive comments
     stream_max_seconds: float = 3600.0  # CARDTABLE_STREAM_MAX_SECONDS: a stream then closes (clients reconnect)
     stream_max_entries: int = 2000  # CARDTABLE_STREAM_MAX_ENTRIES: ... or once it has sent this many entries
@@ -101,6 +106,10 @@ class Settings:
             "min_replica_acks": int(acks) if (acks := env.get("CARDTABLE_MIN_REPLICA_ACKS")) else None,
             "rate_limit": _off_or(env.get("CARDTABLE_RATE_LIMIT")),
             "trusted_proxies": int(env.get("CARDTABLE_TRUSTED_PROXIES") or 0),
+            "create_limit": _off_or(env.get("CARDTABLE_CREATE_LIMIT")),
+            "body_timeout": float(env.get("CARDTABLE_BODY_TIMEOUT") or cls.body_timeout),
+            "streams_per_seat": int(env.get("CARDTABLE_STREAMS_PER_SEAT") or cls.streams_per_seat),
+            "streams_per_address": int(env.get("CARDTABLE_STREAMS_PER_ADDRESS") or cls.streams_per_address),
             "redis_pool": int(env.get("CARDTABLE_REDIS_POOL") or cls.redis_pool),
             "breaker_seconds": float(env.get("CARDTABLE_BREAKER_SECONDS") or cls.breaker_seconds),
             "secret": env.get("CARDTABLE_SECRET") or None,

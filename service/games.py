@@ -19,7 +19,7 @@ from werkzeug.exceptions import HTTPException
 
 from engines.core import Engine, Event, IllegalMove, InvalidOptions, Move, move_from_json
 from schemas.common import LOG_LIMIT, LOG_LIMIT_MAX, BuiltSchemas, LogQuery, MoveCheck, Problem
-from service import auth, observability
+from service import auth, observability, ratelimit, slots
 from service.bots import MAX_BOT_MOVES, BotPolicy, RequestBots, seat_level
 from service.errors import PROBLEM, ApiError
 from service.records import SCHEMA_VERSION, UnknownSnapshot, dumps, fingerprint, loads, loads_entry, loads_record
@@ -207,8 +207,10 @@ class _Game:
             return None
         seat = auth.seat_of(token, [s["hash"] for s in record["seats"]]) if token else None
         if seat is None:
+            ratelimit.seat_refused()  # counted for the address: a made-up token earns no count of its own
             raise ApiError(401, "unauthorized", "The seat token is not valid for this game.",
                            {"WWW-Authenticate": "Bearer"})
+        ratelimit.seat_verified(token)
         return seat
 
     # --- bodies ---------------------------------------------------------------------------
@@ -374,7 +376,7 @@ class _Game:
         seat = self.seat(record, required=False)
         tag = etag(loaded.version, seat)
         if _matches(tag):
-            if not (wait and self.changed(game_id, loaded.version, min(wait, runtime().long_poll_max_seconds))):
+            if not (wait and self.long_poll(game_id, loaded.version, min(wait, runtime().long_poll_max_seconds))):
                 response = Response(status=304)
                 response.headers.update({"ETag": tag, **cache_headers(seat)})
                 return response
@@ -382,6 +384,11 @@ class _Game:
             tag = etag(loaded.version, seat)
         state = self.engine.decode(record["state"])
         return _json(self.view_body(record, loaded.version, state, seat), 200, {"ETag": tag, **cache_headers(seat)})
+
+    def long_poll(self, game_id: str, seen: int, wait: float) -> bool:
+        """``changed``, holding a stream slot of the caller while it waits (429 ``too_many_streams``)."""
+        with slots.long_poll(wait):
+            return self.changed(game_id, seen, wait)
 
     def changed(self, game_id: str, seen: int, wait: float) -> bool:
         """Long polling: whether the game's version moved on from ``seen`` within ``wait`` seconds
@@ -410,10 +417,12 @@ class _Game:
                  else _last_event_id(last_event))
         loaded, record = self.load(game_id)
         seat = self.seat(record, required=False)
+        held = slots.hold_stream()  # 429 over the caller's cap, before subscribing to anything
         bell = rt.store.hub.subscribe(game_id)  # before reading: a later commit rings it
         over_at = loaded.version if self.engine.result(self.engine.decode(record["state"])) is not None else None
         start = loaded.version if since < 0 else since
-        return Response(self._stream(game_id, seat, start, over_at, bell, rt), status=200,
+        body = held.streaming(self._stream(game_id, seat, start, over_at, bell, rt), bell.close)  # even unstarted
+        return Response(body, status=200,
                         mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
@@ -559,8 +568,14 @@ P422 = (422, "validation_error (`errors` says where), illegal_move (`reason` say
 P422Q = (422, "validation_error: a query parameter is malformed or out of range (`errors` says which)")
 P503 = (503, "store_unavailable: the store cannot be reached, or could not confirm that the write was "
              "replicated (then it may have applied: retry with the same Idempotency-Key); retry after `Retry-After`")
-P429 = (429, "rate_limited: over CARDTABLE_RATE_LIMIT for this seat token (or, without one, this address); "
-             "retry after `Retry-After`")
+P408 = (408, "request_timeout: the body did not arrive whole within CARDTABLE_BODY_TIMEOUT seconds")
+P429 = (429, "rate_limited: over CARDTABLE_RATE_LIMIT for the caller's seat (a token checked against the game it "
+             "names), or else for its address; retry after `Retry-After`")
+P429_CREATE = (429, "rate_limited: over CARDTABLE_RATE_LIMIT, or over CARDTABLE_CREATE_LIMIT games created, for "
+                    "this address; retry after `Retry-After`")
+P429_HELD = (429, "rate_limited (over CARDTABLE_RATE_LIMIT for the caller's seat, or else its address) or "
+                  "too_many_streams (the caller's seat or address already holds as many event streams and long "
+                  "polls as it may); retry after `Retry-After`")
 
 RETRY_AFTER = {"Retry-After": {"description": "seconds to wait before retrying", "schema": {"type": "integer"}}}
 BEARER_OPTIONAL = [{}, {"seatToken": []}]
@@ -599,10 +614,12 @@ IF_NONE_MATCH = {"in": "header", "name": "If-None-Match", "required": False,
 
 
 def _alt(blp: Blueprint, *problems: tuple[int, str]) -> list[Any]:
-    """The documented problem answers of an operation; every one can be rate limited (429)."""
+    """The documented problem answers of an operation; every one can be rate limited (429: ``P429``
+    unless the operation names its own)."""
+    limited = () if any(status == 429 for status, _ in problems) else (P429,)
     return [blp.alt_response(status, schema=Problem, description=description, content_type=PROBLEM,
                              headers=RETRY_AFTER if status in (429, 503) else None)
-            for status, description in (*problems, P429)]
+            for status, description in (*problems, *limited)]
 
 
 def _documented(*decorators: Any) -> Any:
@@ -654,11 +671,12 @@ def make_blueprint(engine: Engine, built: BuiltSchemas) -> Blueprint:
         blp.arguments(built.create_request),
         blp.response(201, built.create_response, description="the new game",
                      headers={"Location": {"description": "URL of the game's view", "schema": {"type": "string"}}}),
-        *_alt(blp, P400, P403, P409C, P413, P422, P503),
+        *_alt(blp, P400, P403, P408, P409C, P413, P422, P503, P429_CREATE),
         blp.doc(operationId=f"create{prefix}Game", summary=f"Start a game of {engine.title}",
                 parameters=[IDEMPOTENCY]),
     )
     def create() -> Response:
+        ratelimit.creating()  # CARDTABLE_CREATE_LIMIT per address, before anything is read
         return game.create(load_body(create_schema))
 
     @blp.route("/games/<string(maxlength=64):game_id>", methods=["GET"], endpoint="view")
@@ -667,7 +685,7 @@ def make_blueprint(engine: Engine, built: BuiltSchemas) -> Blueprint:
                      headers={"ETag": {"description": "names the version and the seat",
                                        "schema": {"type": "string"}}, **CACHED}),
         blp.alt_response(304, description="not modified since the ETag in If-None-Match", headers=CACHED),
-        *_alt(blp, P401, P404, P422Q, P503),
+        *_alt(blp, P401, P404, P422Q, P503, P429_HELD),
         blp.doc(operationId=f"get{prefix}View", summary="A seat's view (with its token) or the spectator view",
                 parameters=[IF_NONE_MATCH, WAIT], security=BEARER_OPTIONAL),
     )
@@ -678,7 +696,7 @@ def make_blueprint(engine: Engine, built: BuiltSchemas) -> Blueprint:
     @_documented(
         blp.arguments(built.move_request),
         blp.response(200, built.view, description="the mover's new view, after any bot moves that followed"),
-        *_alt(blp, P400, P401, P404, P409, P413, P422, P503),
+        *_alt(blp, P400, P401, P404, P408, P409, P413, P422, P503),
         blp.doc(operationId=f"submit{prefix}Move", summary="Submit one move for the caller's seat",
                 parameters=[IDEMPOTENCY], security=BEARER),
     )
@@ -690,7 +708,7 @@ def make_blueprint(engine: Engine, built: BuiltSchemas) -> Blueprint:
         blp.arguments(built.move_request),
         blp.response(200, MoveCheck, description="the move would be accepted now (a refusal is the 422 "
                                                  "`illegal_move` it would get); nothing changes"),
-        *_alt(blp, P400, P401, P404, P409, P413, P422, P503),
+        *_alt(blp, P400, P401, P404, P408, P409, P413, P422, P503),
         blp.doc(operationId=f"check{prefix}Move", summary="Check a move without making it",
                 description="Takes exactly the body of `submitMove` and answers as it would, but changes "
                             "nothing (the version, the log and idempotency records stay) and reveals "
@@ -702,7 +720,7 @@ def make_blueprint(engine: Engine, built: BuiltSchemas) -> Blueprint:
 
     @blp.route("/games/<string(maxlength=64):game_id>/events", methods=["GET"], endpoint="events")
     @_documented(
-        *_alt(blp, P401, P404, P422Q, P503),
+        *_alt(blp, P401, P404, P422Q, P503, P429_HELD),
         blp.doc(operationId=f"stream{prefix}Events", summary="The caller's log as a live stream (Server-Sent Events)",
                 parameters=[LAST_EVENT_ID, SINCE], security=BEARER_OPTIONAL,
                 responses={"200": {

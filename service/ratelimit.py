@@ -1,11 +1,21 @@
-"""Request rate limits (CARDTABLE_RATE_LIMIT, e.g. ``20/s``): per seat token, else per address.
+"""Request rate limits: per verified seat, else per address (CARDTABLE_RATE_LIMIT, e.g. ``20/s``),
+and creates per address (CARDTABLE_CREATE_LIMIT, e.g. ``30/m,300/h``).
+
+Only a seat earns its own count. A request on one game's routes (``/v1/<game>/games/<id>...``)
+that carries a bearer token is counted once the handler has checked the token against that game:
+for its seat (``seat_verified``) when it is one, else for its address (``seat_refused``, before
+the 401). Every other request, a bearer token or not, is counted for its address before it runs;
+so is a game-route request that ends before its token was checked (a 404, a malformed query).
+A made-up token therefore never opens a fresh count: it costs its address like no token at all.
+Creates are counted a second time, per address, against the create limit: it caps how much one
+address can store (games live CARDTABLE_GAME_TTL after their last write).
 
 A fixed window, counted in the store so that the limit holds across gunicorn's workers and
 across machines: one Lua step ``INCR`` + ``PEXPIRE`` (on the window's first request) on
-``cardtable:rate:{<who>}``, where ``<who>`` is ``seat:<SHA-256 of the token>`` (never the
-token itself) or ``addr:<client address>``. The hash tag keeps the key on one cluster slot.
-A fixed window admits up to twice the rate across a window boundary; that is the price of one
-round trip and one key per client.
+``cardtable:rate:{<who>}:<window ms>``, where ``<who>`` is ``seat:<SHA-256 of the token>`` (never
+the token itself), ``addr:<client address>`` or ``create:addr:<client address>``. The hash tag
+keeps the key on one cluster slot. A fixed window admits up to twice the rate across a window
+boundary; that is the price of one round trip and one key per client and window.
 
 The address is ``request.remote_addr``: behind a proxy every client would share the proxy's,
 so CARDTABLE_TRUSTED_PROXIES (the number of proxies in front) makes werkzeug's ProxyFix take
@@ -33,21 +43,25 @@ import math
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from flask import Flask, Response, request
+from flask import Flask, Response, current_app, g, request
 
 from service import auth
-from service.errors import problem
+from service.errors import ApiError, problem
 from service.store import RedisStore, Store, StoreUnavailable
 
 log = logging.getLogger("cardtable")
 
 EXEMPT = frozenset({"/healthz", "/readyz", "/metrics", "/play", "/docs", "/openapi.json", "/favicon.ico"})
 EXEMPT_PREFIXES = ("/play/", "/docs/")
-_UNITS = {"s": 1.0, "sec": 1.0, "second": 1.0, "m": 60.0, "min": 60.0, "minute": 60.0, "h": 3600.0, "hour": 3600.0}
+_UNITS = {"s": 1.0, "sec": 1.0, "second": 1.0, "m": 60.0, "min": 60.0, "minute": 60.0, "h": 3600.0, "hour": 3600.0,
+          "d": 86400.0, "day": 86400.0}
 _RATE = re.compile(r"^\s*(\d+)\s*/\s*(\d*)\s*([a-z]+)\s*$")
+#: ``g`` keys: the request waits for its token to be checked before it is counted; the verified seat.
+_DEFERRED = "cardtable_rate_deferred"
+SEAT = "cardtable_seat"
 
 # KEYS: the counter. ARGV: window in ms. Returns the count in this window and the ms left in it.
 _HIT = """
@@ -67,15 +81,23 @@ class Rate:
     window: float
 
     @classmethod
-    def parse(cls, text: str) -> Rate:
-        """``20/s``, ``100/m``, ``1000/h``, ``50/10s``; anything else is a ValueError (at startup)."""
+    def parse(cls, text: str, setting: str = "CARDTABLE_RATE_LIMIT") -> Rate:
+        """``20/s``, ``100/m``, ``1000/h``, ``50/10s``, ``500/d``; anything else is a ValueError (at startup)."""
         match = _RATE.match(text.lower())
         if not match or match.group(3) not in _UNITS or int(match.group(1)) < 1:
-            raise ValueError(f"CARDTABLE_RATE_LIMIT: {text!r} is not like 20/s, 100/m or 50/10s")
+            raise ValueError(f"{setting}: {text!r} is not like 20/s, 100/m or 50/10s")
         count = int(match.group(2) or 1)
         if count < 1:
-            raise ValueError(f"CARDTABLE_RATE_LIMIT: {text!r} has an empty window")
+            raise ValueError(f"{setting}: {text!r} has an empty window")
         return cls(int(match.group(1)), count * _UNITS[match.group(3)])
+
+
+def parse_rates(text: str, setting: str) -> tuple[Rate, ...]:
+    """One rate or several, comma-separated (``30/m,300/h``): a request must be within all of them."""
+    rates = tuple(Rate.parse(part, setting) for part in text.split(",") if part.strip())
+    if not rates:
+        raise ValueError(f"{setting}: {text!r} names no rate")
+    return rates
 
 
 def rate_key(who: str) -> str:
@@ -91,7 +113,7 @@ class RedisCounter:
         self._hit = store.client.register_script(_HIT)
 
     def hit(self, who: str, window_ms: int) -> tuple[int, int]:
-        count, left = self._store.script(self._hit, [rate_key(who)], [window_ms], probe=False)
+        count, left = self._store.script(self._hit, [f"{rate_key(who)}:{window_ms}"], [window_ms], probe=False)
         return int(count), int(left)
 
 
@@ -100,7 +122,7 @@ class MemoryCounter:
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._lock = threading.Lock()
-        self._windows: dict[str, tuple[int, float]] = {}
+        self._windows: dict[tuple[str, int], tuple[int, float]] = {}
         self._clock = clock
 
     def hit(self, who: str, window_ms: int) -> tuple[int, int]:
@@ -108,31 +130,39 @@ class MemoryCounter:
         with self._lock:
             if len(self._windows) > 100_000:  # bounded memory: drop the windows that are over
                 self._windows = {k: v for k, v in self._windows.items() if v[1] > now}
-            count, ends = self._windows.get(who, (0, 0.0))
+            count, ends = self._windows.get((who, window_ms), (0, 0.0))
             if ends <= now:
                 count, ends = 0, now + window_ms / 1000
-            self._windows[who] = (count + 1, ends)
+            self._windows[(who, window_ms)] = (count + 1, ends)
             return count + 1, max(1, int((ends - now) * 1000))
 
 
 class RateLimiter:
-    """Decides per request; ``None`` to go on, else the seconds to wait (for Retry-After)."""
+    """Decides per request; ``None`` to go on, else the seconds to wait (for Retry-After).
+    Every rate is counted on each request; the wait is the longest of those exceeded."""
 
-    def __init__(self, rate: Rate, counter: RedisCounter | MemoryCounter, errors: tuple[type[BaseException], ...]
-                 ) -> None:
-        self.rate = rate
+    def __init__(self, rates: Rate | Sequence[Rate], counter: RedisCounter | MemoryCounter,
+                 errors: tuple[type[BaseException], ...]) -> None:
+        self.rates = (rates,) if isinstance(rates, Rate) else tuple(rates)
+        self.rate = self.rates[0]
         self.counter = counter
         self.errors = errors
-        self._window_ms = max(1, int(rate.window * 1000))
+        self._windows_ms = [max(1, int(rate.window * 1000)) for rate in self.rates]
 
     def check(self, who: str) -> int | None:
+        wait = None
         try:
-            count, left_ms = self.counter.hit(who, self._window_ms)
+            for rate, window_ms in zip(self.rates, self._windows_ms, strict=True):
+                count, left_ms = self.counter.hit(who, window_ms)
+                if count > rate.limit:
+                    wait = max(wait or 0, math.ceil(left_ms / 1000), 1)
         except self.errors:
             return None  # fail open: the store's breaker logs the outage and keeps later calls fast
-        if count <= self.rate.limit:
-            return None
-        return max(1, math.ceil(left_ms / 1000))
+        return wait
+
+    def describe(self, what: str) -> str:
+        """``20 requests in 1 s`` (or several, joined by "or")."""
+        return " or ".join(f"{rate.limit} {what} in {rate.window:g} s" for rate in self.rates)
 
 
 def exempt() -> bool:
@@ -143,37 +173,99 @@ def exempt() -> bool:
     return request.method == "OPTIONS" and "Access-Control-Request-Method" in request.headers
 
 
-def client_id() -> str:
-    """Whom a request is counted for: its seat token's hash, else its address."""
-    token = auth.bearer(request.headers.get("Authorization"))
-    if token:
-        return "seat:" + auth.token_hash(token)
+def address() -> str:
+    """The bucket of the request's client address."""
     return "addr:" + (request.remote_addr or "unknown")
 
 
-def install(app: Flask, rate_text: str | None, store: Store, trusted_proxies: int = 0) -> RateLimiter | None:
-    """Wire the limit into ``app`` (one before-request hook) when one is configured."""
+def _on_game_route() -> bool:
+    """A route of one game (its view, moves, log, events), where a bearer token can be checked."""
+    return bool(request.view_args) and "game_id" in request.view_args  # type: ignore[operator]
+
+
+def _limited(limiter: RateLimiter, wait: int, whom: str) -> ApiError:
+    return ApiError(429, "rate_limited", f"More than {limiter.describe('requests')} from {whom}; retry after the delay "
+                    "in Retry-After.", {"Retry-After": str(wait)})
+
+
+def _settle(who: str, whom: str) -> None:
+    """Count a request that waited for its token to be checked, once; 429 above the limit."""
+    if not g.pop(_DEFERRED, False):
+        return
+    limiter: RateLimiter = current_app.extensions["cardtable.rate_limiter"]
+    wait = limiter.check(who)
+    if wait is not None:
+        raise _limited(limiter, wait, whom)
+
+
+def seat_verified(token: str) -> None:
+    """The handler found ``token`` to be a seat of the game the URL names: count the request for
+    that seat (429 ``rate_limited`` above the limit). Kept on ``g`` for the stream slots."""
+    digest = auth.token_hash(token)
+    g.setdefault(SEAT, digest)
+    _settle("seat:" + digest, "this seat")
+
+
+def seat_refused() -> None:
+    """The request's token is no seat of the game the URL names: count it for its address, as
+    if it had no token (429 ``rate_limited`` above the limit, else the handler's 401)."""
+    _settle(address(), "this address")
+
+
+def creating() -> None:
+    """A create: counted for its address against CARDTABLE_CREATE_LIMIT (429 ``rate_limited`` above)."""
+    limiter: RateLimiter | None = current_app.extensions.get("cardtable.create_limiter")
+    if limiter is None:
+        return
+    wait = limiter.check("create:" + address())
+    if wait is not None:
+        raise ApiError(429, "rate_limited", f"More than {limiter.describe('games created')} from this address; "
+                       "retry after the delay in Retry-After.", {"Retry-After": str(wait)})
+
+
+def install(app: Flask, rate_text: str | None, store: Store, trusted_proxies: int = 0,
+            create_text: str | None = None) -> RateLimiter | None:
+    """Wire the limits into ``app`` (a before-request and an after-request hook) when configured."""
     if trusted_proxies > 0:
         from werkzeug.middleware.proxy_fix import ProxyFix
 
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=trusted_proxies)  # type: ignore[method-assign]
+    if isinstance(store, RedisStore):
+        counter: RedisCounter | MemoryCounter = RedisCounter(store)
+        errors: tuple[type[BaseException], ...] = (StoreUnavailable,)
+    else:
+        counter, errors = MemoryCounter(), ()
+    if create_text:
+        app.extensions["cardtable.create_limiter"] = RateLimiter(
+            parse_rates(create_text, "CARDTABLE_CREATE_LIMIT"), counter, errors)
     if not rate_text:
         return None
-    rate = Rate.parse(rate_text)
-    if isinstance(store, RedisStore):
-        limiter = RateLimiter(rate, RedisCounter(store), (StoreUnavailable,))
-    else:
-        limiter = RateLimiter(rate, MemoryCounter(), ())
+    limiter = RateLimiter(parse_rates(rate_text, "CARDTABLE_RATE_LIMIT"), counter, errors)
 
     @app.before_request
     def _limit() -> Response | None:
         if exempt():
             return None
-        wait = limiter.check(client_id())
+        if _on_game_route() and auth.bearer(request.headers.get("Authorization")):
+            g.setdefault(_DEFERRED, True)  # counted once the handler has checked the token
+            return None
+        wait = limiter.check(address())
         if wait is None:
             return None
-        return problem(429, "rate_limited", f"More than {rate.limit} requests in {rate.window:g} s from this "
-                       "seat token or address; retry after the delay in Retry-After.", {"Retry-After": str(wait)})
+        return _problem(_limited(limiter, wait, "this address"))
+
+    @app.after_request
+    def _unsettled(response: Response) -> Response:
+        # a game-route request that ended before its token was checked counts for its address
+        if g.pop(_DEFERRED, False):
+            wait = limiter.check(address())
+            if wait is not None:
+                return _problem(_limited(limiter, wait, "this address"))
+        return response
 
     app.extensions["cardtable.rate_limiter"] = limiter
     return limiter
+
+
+def _problem(exc: ApiError) -> Response:
+    return problem(exc.status, exc.code, exc.detail, exc.headers)

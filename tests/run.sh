@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run the whole test suite from a fresh machine: installs what is missing from Debian
-# (redis-server, node, npm, chromium), creates .venv with the package and its test extras, lints,
-# and runs pytest in two tiers, each its own pytest run:
+# (redis-server, nginx, node, npm, chromium), creates .venv with the package and its test extras,
+# lints (ruff) and type-checks (mypy), and runs pytest in two tiers, each its own pytest run:
 #
 #   1. the fast tier: every test not marked `slow`, on two pytest-xdist workers
 #      (CARDTABLE_TEST_WORKERS to change that);
@@ -25,12 +25,15 @@ if [ "${1:-}" = "--fast" ]; then
   shift
 fi
 
-# Debian packages the tests need: redis-server (and redis-cli) for the service tests,
+# Debian packages the tests need: redis-server (and redis-cli) for the service tests, nginx for
+# the tests of deploy/nginx in front of gunicorn (Debian's postinst starts no server in a container
+# with policy-rc.d; elsewhere it may start the system's nginx, which the tests do not use),
 # node and npm for the TypeScript SDK check, chromium for the web table's browser tests
 # (driven by Playwright from the test extra; Playwright's own browser download is not used).
 missing=""
 command -v redis-server >/dev/null 2>&1 || missing="$missing redis-server"
 command -v redis-cli >/dev/null 2>&1 || missing="$missing redis-tools"
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing="$missing nginx"
 command -v node >/dev/null 2>&1 || missing="$missing nodejs"
 command -v npm >/dev/null 2>&1 || missing="$missing npm"
 [ -x /usr/bin/chromium ] || missing="$missing chromium"
@@ -50,6 +53,7 @@ fi
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test,load]'
 
 .venv/bin/ruff check .
+.venv/bin/mypy engines bots schemas
 
 workers="${CARDTABLE_TEST_WORKERS:-2}"
 pytest=(.venv/bin/python -m pytest -p no:cacheprovider)

@@ -149,7 +149,7 @@ def gunicorn(redis_url: str, workers: int = 2, extra_env: dict[str, str] | None 
     env.update({"REDIS_URL": redis_url, "CARDTABLE_BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": str(workers),
                 "CARDTABLE_ALLOW_FIXED_DEALS": "1", "CARDTABLE_LOG_LEVEL": "warning",
                 # deploy/gunicorn.conf.py turns the rate limit on; tests that want it say so
-                "CARDTABLE_RATE_LIMIT": "off"})
+                "CARDTABLE_RATE_LIMIT": "off", "CARDTABLE_CREATE_LIMIT": "off"})
     env.update(extra_env or {})
     env["PYTHONPATH"] = str(root)  # that tree's packages before the installed (editable) ones
     errlog = tempfile.TemporaryFile()  # noqa: SIM115 -- closed below, after the server stops

@@ -31,9 +31,9 @@ SMALL_ROLLOUT = Budget(method="rollout", simulations=6, rollout_depth=3, cpu_ms=
 METHODS = [SMALL, SMALL_ROLLOUT]
 
 #: Fields of an encoded state that hold a second reference to a card already counted elsewhere
-#: (Siebenschläfer's ``drawn``: the cards just drawn, which are also in the drawer's hand), and the
+#: (Siebenschläfer's ``events``: the last move's, naming cards now in hands and on the pile), and the
 #: seed, which a determinization may replace (the future deals are hidden too).
-NOT_CARDS: dict[str, frozenset[str]] = {"siebenschlaefer": frozenset({"drawn"})}
+NOT_CARDS: dict[str, frozenset[str]] = {"siebenschlaefer": frozenset({"events"})}
 
 
 def card_multiset(engine: Engine, state: Any) -> Counter[str]:

@@ -110,7 +110,9 @@ def discarded(seat: int, card: str) -> Event:
 
 def hand_ended(record: HandRecord) -> Event:
     """The hand is over: the count as the view's ``last_hand`` shows it (section 9)."""
-    return Event("hand_ended", hand_record_json(record))  # type: ignore[arg-type]
+    shown = hand_record_json(record)
+    assert shown is not None
+    return Event("hand_ended", shown)
 
 
 def dealt(state: KanasterState) -> tuple[Event, Event]:

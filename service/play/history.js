@@ -106,23 +106,20 @@ export function eventText(ev, name) {
       const n = num(ev.deal) ?? num(ev.hand_number) ?? num(ev.section) ?? num(ev.count);
       return `New deal${n !== null ? ` (${n})` : ""}${cards.length ? `; your cards: ${cardsText(cards)}` : ""}`;
     }
-    case "deal": return `Round ${count ?? ""} dealt`;
-    case "drew": case "draw": return `${who || "Someone"} drew ${shown}`;
-    case "penalty": return `${who} drew ${shown} for a 7`;
+    case "drew": return `${who || "Someone"} drew ${shown}`;
     case "took_pile": return `${who} took the pile${cards.length ? `: ${cardsText(cards)}` : ""}`;
     case "turned": return `${who ? `${who} turned` : "Turned"} ${shown}`;
     case "rejected": return `${who} rejected ${shown}`;
     case "buried": return `${shown} was buried: nobody took it`;
-    case "played": case "play": return `${who} played ${shown}${typeof ev.value === "number" ? ` (${ev.value})` : ev.value === null ? " (hat)" : ""}`;
+    case "played": return `${who} played ${shown}${typeof ev.value === "number" ? ` (${ev.value})` : ev.value === null ? " (hat)" : ""}`;
     case "melded": return `${who} melded ${eventMelds(ev.melds) || shown}`;
     case "laid_off": return `${who} laid off ${shown}${meldNo ? ` on${meldNo}` : ""}`;
     case "tucked": return `${who} tucked ${shown} under${meldNo}`;
     case "discarded": return `${who} discarded ${shown}`;
-    case "passed": case "pass": return `${who} passed`;
-    case "skipped": case "skip": return `${who} is skipped`;
+    case "passed": return `${who} passed`;
+    case "skipped": return `${who} is skipped`;
     case "reset": return `Everybody passed: new start${cards.length ? ` ${cardsText(cards)}` : ""}`;
-    case "reshuffled": case "reshuffle": return `The played pile became the new stock${count !== null ? ` (${plural(count, "card", "cards")})` : ""}`;
-    case "stalled": return "The round can never end: the hands are counted";
+    case "reshuffled": return `The played pile became the new stock${count !== null ? ` (${plural(count, "card", "cards")})` : ""}`;
     case "lot": return `${who} drew ${shown} as a lot`;
     case "red_three": return `${who} laid out ${cards.length ? cardsText(cards) : "a red three"}`;
     case "caught": {
@@ -144,11 +141,11 @@ export function eventText(ev, name) {
       return names ? `Game over: ${names} won` : "Game over";
     }
     default:
-      if (t.endsWith("_ended") || t === "round_end") {
-        const what = t === "round_end" ? "round" : t.slice(0, -"_ended".length).replace(/_/g, " ");
+      if (t.endsWith("_ended")) {
+        const what = t.slice(0, -"_ended".length).replace(/_/g, " ");
         const n = num(ev.number) ?? num(ev.deal) ?? num(ev.section) ?? num(ev.round);
-        const winner = "winner" in ev ? ev.winner : "went_out" in ev ? ev.went_out : t === "round_end" ? ev.seat : undefined;
-        const by = winner === undefined ? "" : winner === null ? "" : `: ${name(num(winner))} ${"went_out" in ev || t === "round_end" ? "went out" : "won"}`;
+        const winner = "winner" in ev ? ev.winner : "went_out" in ev ? ev.went_out : undefined;
+        const by = winner === undefined ? "" : winner === null ? "" : `: ${name(num(winner))} ${"went_out" in ev ? "went out" : "won"}`;
         return `The ${what}${n !== null ? ` ${n}` : ""} ended${by}`;
       }
       return fallback(ev);

@@ -524,3 +524,107 @@ def test_a_dead_workers_metrics_are_folded_into_archives_and_keep_their_totals()
                           capture_output=True, text=True, timeout=60, env=_gunicorn_env())
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.strip() == "ok"
+
+
+# --- abuse: nginx in front, memory and create limits ---------------------------------------------
+
+NGINX_SITE = (DEPLOY / "nginx" / "cardtable.conf").read_text()
+GUNICORN_BIND_PORT = int(re.search(r'"CARDTABLE_BIND", "[\d.]+:(\d+)"', (DEPLOY / "gunicorn.conf.py").read_text())
+                         .group(1))  # type: ignore[union-attr]
+
+
+def nginx_directives(name: str, text: str = NGINX_SITE) -> list[str]:
+    return [v.strip() for v in re.findall(rf"^\s*{name}\s+([^;]+);", text, re.M)]
+
+
+def nginx_location(pattern: str) -> str:
+    """The body of the ``location`` block whose header matches ``pattern``."""
+    match = re.search(rf"^\s*location {pattern} \{{\n(.*?)^\s*\}}", NGINX_SITE, re.M | re.S)
+    assert match, f"no location {pattern} in deploy/nginx/cardtable.conf"
+    return match.group(1)
+
+
+def seconds(value: str) -> float:
+    return float(value.removesuffix("s"))
+
+
+def test_compose_redis_caps_its_memory_and_never_evicts_a_game() -> None:
+    command = compose()["services"]["redis"]["command"]
+    assert re.fullmatch(r"\d+(mb|gb)", command[command.index("--maxmemory") + 1])
+    assert command[command.index("--maxmemory-policy") + 1] == "noeviction"
+
+
+def test_compose_publishes_nginx_only_and_nginx_reaches_gunicorn() -> None:
+    services = compose()["services"]
+    app, proxy = services["cardtable"], services["nginx"]
+    assert "ports" not in app, "gunicorn must be reached through nginx only"
+    assert app["environment"]["CARDTABLE_TRUSTED_PROXIES"] == "1"
+    (published,) = proxy["ports"]
+    host_ip, host_port, container_port = published.split(":")
+    assert (host_ip, host_port) == ("127.0.0.1", "8000")
+    assert nginx_directives("listen") == [container_port]
+    mounts = {target: (DEPLOY / source).resolve() for source, target, *_ in (v.split(":") for v in proxy["volumes"])}
+    assert mounts == {"/etc/nginx/nginx.conf": DEPLOY / "nginx" / "nginx.conf",
+                      "/etc/nginx/cardtable.conf": DEPLOY / "nginx" / "cardtable.conf"}
+    assert nginx_directives("include", (DEPLOY / "nginx" / "nginx.conf").read_text()) == ["/etc/nginx/cardtable.conf"]
+    (upstream,) = [v for v in nginx_directives("server") if ":" in v]
+    assert upstream == f"cardtable:{GUNICORN_BIND_PORT}" and str(GUNICORN_BIND_PORT) in app["expose"]
+    assert proxy["depends_on"]["cardtable"]["condition"] == "service_healthy"
+
+
+def test_nginx_limits_agree_with_the_service() -> None:
+    from service.config import Settings
+
+    defaults = Settings()
+    assert nginx_directives("client_max_body_size") == [f"{defaults.max_body // 1024}k"]
+    assert nginx_directives("client_body_buffer_size") == nginx_directives("client_max_body_size")
+    assert nginx_directives("proxy_request_buffering") == ["on"]
+    assert nginx_directives("proxy_set_header").count("X-Forwarded-For $remote_addr") == 1
+    (limit,) = nginx_directives("limit_conn")
+    assert int(limit.split()[1]) > defaults.streams_per_address, "the service's own stream cap must bind first"
+    assert nginx_directives("limit_conn_status") == ["429"]
+    events = nginx_location(r"~ \^/v1/\[\^/\]\+/games/\[\^/\]\+/events\$")
+    assert "proxy_buffering off;" in events
+    read_timeouts = [seconds(v) for v in nginx_directives("proxy_read_timeout")]
+    assert min(read_timeouts) > max(defaults.long_poll_max_seconds, 2 * defaults.stream_keepalive)
+    (upstream_idle,) = [seconds(v) for v in nginx_directives("keepalive_timeout") if v != "15s"]
+    gunicorn_keepalive = int(re.search(r"^keepalive = (\d+)", (DEPLOY / "gunicorn.conf.py").read_text(), re.M)
+                             .group(1))  # type: ignore[union-attr]
+    assert 0 < upstream_idle < gunicorn_keepalive, "nginx must not reuse a connection gunicorn is closing"
+
+
+def test_every_nginx_error_page_is_an_internal_problem_json_answer() -> None:
+    pages = {}
+    for value in nginx_directives("error_page"):
+        *codes, target = value.split()
+        pages[target] = [c for c in codes if not c.startswith("=")]
+    assert {"400", "413", "414", "429", "502", "503", "504"} <= {c for cs in pages.values() for c in cs}
+    for target in pages:
+        body = nginx_location(f"= {re.escape(target)}")
+        assert "internal;" in body and "default_type application/problem+json;" in body
+        (answer,) = re.findall(r"return (\d{3}) '([^']*)';", body)
+        problem = json.loads(answer[1])
+        assert problem["status"] == int(answer[0]) and problem["type"] == f"urn:cardtable:problem:{problem['code']}"
+        assert target.endswith("/" + problem["code"])
+
+
+def test_the_create_limit_is_on_in_every_deployment_and_off_in_the_test_servers() -> None:
+    assert compose()["services"]["cardtable"]["environment"]["CARDTABLE_CREATE_LIMIT"] == "30/m,300/h"
+    assert 'setdefault("CARDTABLE_CREATE_LIMIT", "30/m,300/h")' in (DEPLOY / "gunicorn.conf.py").read_text()
+    assert '"CARDTABLE_CREATE_LIMIT": "off"' in (ROOT / "tests" / "servers.py").read_text()
+
+
+def test_run_sh_installs_nginx_for_the_proxy_tests() -> None:
+    script = (ROOT / "tests" / "run.sh").read_text()
+    assert 'missing="$missing nginx"' in script
+
+
+def test_k8s_ingress_reads_whole_bounded_requests_before_a_pod_sees_them() -> None:
+    """A slow or huge body must hold the ingress, not a gunicorn worker: request buffering on, the
+    body limit the service's own (CARDTABLE_MAX_BODY), connections per address bounded."""
+    objects = k8s_objects()
+    notes = objects[("Ingress", "cardtable")]["metadata"]["annotations"]
+    assert notes["nginx.ingress.kubernetes.io/proxy-request-buffering"] == "on"
+    max_body = int(objects[("ConfigMap", "cardtable-config")]["data"]["CARDTABLE_MAX_BODY"])
+    assert notes["nginx.ingress.kubernetes.io/proxy-body-size"] == f"{max_body // 1024}k"
+    assert 0 < int(notes["nginx.ingress.kubernetes.io/limit-connections"]) <= 200

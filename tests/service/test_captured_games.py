@@ -42,6 +42,9 @@ RECOMPUTED: dict[str, set[str]] = {
 MIGRATED: dict[tuple[str, int], set[str]] = {
     # seeds/kanaster.md: a match is bounded by hands now; the old default turn cap 3000 is dropped
     ("kanaster", 1): {"state.max_turns"},
+    # seeds/siebenschlaefer.md 16, format 4: the last move's events in the log's vocabulary (each the
+    # same thing: tests/engines/siebenschlaefer/test_migrations.py)
+    **{("siebenschlaefer", f): {"state.events"} for f in (1, 2, 3)},
 }
 
 

@@ -78,7 +78,9 @@ class Streams:
 
 
 def test_a_move_reaches_hundreds_of_streams_of_one_game_through_a_pool_of_ten(redis_server) -> None:
-    env = {"CARDTABLE_REDIS_POOL": str(POOL), "CARDTABLE_WORKER_CONNECTIONS": "2000"}
+    # the caps on streams per seat and per address (tested on their own) off: this is the pool's test
+    env = {"CARDTABLE_REDIS_POOL": str(POOL), "CARDTABLE_WORKER_CONNECTIONS": "2000",
+           "CARDTABLE_STREAMS_PER_SEAT": "0", "CARDTABLE_STREAMS_PER_ADDRESS": "0"}
     with gunicorn(redis_server.url, workers=1, extra_env=env) as url:
         client = Client(url)
         created = client.post("/v1/sten/games", {"players": 2}).json
