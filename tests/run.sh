@@ -5,9 +5,10 @@
 #
 #   1. the fast tier: every test not marked `slow`, on two pytest-xdist workers
 #      (CARDTABLE_TEST_WORKERS to change that);
-#   2. the slow tier (`-m slow`): tests that take seconds of real time on their own (faults with
-#      real timeouts, failovers, a Redis Cluster, fuzzing, long playouts), one at a time, so that
-#      no test's timing is disturbed by another's.
+#   2. the slow tier (`-m slow`): tests whose verdict depends on real time (timeouts, deadlines,
+#      failovers, faults under load) or that take ten seconds and more by themselves (fuzzing, the
+#      bench smoke test, long playouts), one at a time, so that no test's timing is disturbed by
+#      another's.
 #
 # Both tiers run every time, here and in CI (.ci/run calls exactly this): the whole suite in about
 # four minutes on 2 cores. `bash tests/run.sh --fast` runs the fast tier alone, while you work.
