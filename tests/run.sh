@@ -16,7 +16,7 @@
 # Extra arguments go to pytest in each tier, e.g. `bash tests/run.sh -k sten`. With none (the whole
 # suite), a tier that collects no test fails the run. With a selection, a tier it leaves empty is
 # skipped (pytest's exit 5), but the run fails when neither tier ran a test. A `-m` of your own
-# replaces the tiers: one pytest run, on the workers, with your arguments.
+# replaces the tiers: one pytest run with your arguments (add `-n 2` for workers).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -60,7 +60,7 @@ workers="${CARDTABLE_TEST_WORKERS:-2}"
 pytest=(.venv/bin/python -m pytest -p no:cacheprovider)
 for arg in "$@"; do
   case "$arg" in
-    -m | -m?*) exec "${pytest[@]}" -n "$workers" "$@" ;;
+    -m | -m?*) exec "${pytest[@]}" "$@" ;;
   esac
 done
 
