@@ -72,10 +72,11 @@ selection=0
 ran=0
 failed=0
 tier() {
-  local name=$1 status=0
+  local name=$1 status=0 started=$SECONDS
   shift
   echo "tests/run.sh: the $name tier" >&2
   "${pytest[@]}" "$@" || status=$?
+  echo "tests/run.sh: the $name tier took $((SECONDS - started)) s (pytest exit $status)" >&2
   if [ "$status" = 0 ]; then
     ran=$((ran + 1))
   elif [ "$status" = 5 ] && [ "$selection" = 1 ]; then
