@@ -1,7 +1,7 @@
-"""What every test run shares: in CI (``CI`` set), a skipped test fails.
+"""In CI (``CI`` set) a skipped test fails.
 
-tests/run.sh installs everything the suite needs (redis-server, node and npm, chromium, the test and
-load extras), so a test that skips there has checked nothing while the run reports success.
+tests/run.sh installs everything the suite needs (redis-server, nginx, node and npm, chromium, the
+test and load extras), so a test that skips in CI has checked nothing while the run reports success.
 """
 
 from __future__ import annotations

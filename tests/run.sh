@@ -4,7 +4,8 @@
 # lints (ruff) and type-checks (mypy), and runs pytest in two tiers, each its own pytest run:
 #
 #   1. the fast tier: every test not marked `slow`, on two pytest-xdist workers
-#      (CARDTABLE_TEST_WORKERS to change that);
+#      (CARDTABLE_TEST_WORKERS to change that), a module's tests on one worker (`--dist loadscope`:
+#      a module's servers start once);
 #   2. the slow tier (`-m slow`): tests whose verdict depends on real time (timeouts, deadlines,
 #      failovers, faults under load) or that take ten seconds and more by themselves (fuzzing, the
 #      bench smoke test, long playouts), one at a time, so that no test's timing is disturbed by
@@ -86,7 +87,7 @@ tier() {
   fi
 }
 
-tier fast -m "not slow" -n "$workers" "$@"
+tier fast -m "not slow" -n "$workers" --dist loadscope "$@"
 if [ "$slow_tier" = 1 ]; then
   tier slow -m slow "$@"
 fi
