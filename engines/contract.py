@@ -4,19 +4,21 @@
 Every game's package has the same modules, each holding the same names: ``options`` (``PLAYERS``,
 ``OPTIONS``), ``state`` (the state's frozen dataclass), ``moves`` (``MOVE_TYPES``), ``rules``
 (``new_game``, ``legal_moves``, ``apply``, ``result``; ``to_move`` where the default does not
-fit), ``view`` (``view``; ``hidden``), ``events`` (the builders of its events), ``strategy``
-(``heuristic_move``, ``evaluate``; ``ranked_moves``, ``determinize`` where the defaults do not fit)
-and ``migrations`` (``FORMAT``, ``MIGRATIONS``; ``ENTRY_MIGRATIONS``). So its ``__init__`` only
-names it: ``ENGINE = GameEngine(Game.of(__name__, "sten", 'Sten ("Stein")', StenState))``. Core
-adds what every game shares, the way OpenSpiel's Python games write their ``State`` hooks and the
-framework guards the rest:
+fit), ``view`` (``view``; ``hidden``), ``events`` (``EVENT_TYPES``: its event types, each declared
+once with its public and private fields, ``engines.eventtypes``), ``strategy`` (``heuristic_move``,
+``evaluate``; ``ranked_moves``, ``determinize`` where the defaults do not fit) and ``migrations``
+(``FORMAT``, ``MIGRATIONS``; ``ENTRY_MIGRATIONS``). So its ``__init__`` only names it:
+``ENGINE = GameEngine(Game.of(__name__, "sten", 'Sten ("Stein")', StenState))``. Core adds what
+every game shares, the way OpenSpiel's Python games write their ``State`` hooks and the framework
+guards the rest:
 
 - the player count, the options and the seed of a new game checked, the options resolved;
 - the turn and game-over checks before any rule runs: ``IllegalMove("game_over")`` once nobody is
   to move, ``IllegalMove("not_your_turn")`` for a seat not to move, ``malformed_move`` for a move of
   another game; ``legal_moves`` answers () for a seat not to move. A game's ``apply`` and
   ``legal_moves`` are only ever asked for a seat to move in a running game;
-- the closing ``game_over`` event of the move that ends the game;
+- the closing ``game_over`` event of the move that ends the game (``engines.eventtypes.GameOver``, or
+  the game's narrower subclass of it);
 - ``to_move`` from the state's ``current`` seat and ``over`` flag, unless the game says otherwise;
 - the snapshot codec (``engines.snapshot``), compiled from the state's type hints;
 - the log's redaction of a move from its events (``Move.shown_by``);
@@ -44,9 +46,9 @@ from engines.core import (
     Option,
     Result,
     check_players,
-    game_over_event,
     resolve_options,
 )
+from engines.eventtypes import EventType, GameOver, declared_fields, game_over_event
 from engines.heuristics import heuristic_first
 from engines.hidden import Hidden, deal
 
@@ -66,9 +68,11 @@ class Game(Generic[S]):
     """The rules of one game, as the game writes them; ``GameEngine`` makes the engine of them.
 
     Names: ``id`` (URL slug and seeds/ stem), ``title``, ``players`` (allowed counts), ``options``
-    (house rules), ``move_types`` (every move class), ``state`` (the state's frozen dataclass, which
-    the codec is compiled from), ``provisional`` (part of the rules is a reconstruction), ``format``
-    and its ``migrations``/``entry_migrations`` (older stored formats -> the next one).
+    (house rules), ``move_types`` (every move class), ``event_types`` (every event type its moves
+    report, ``engines.eventtypes``; its own ``GameOver`` last, where it narrows core's), ``state``
+    (the state's frozen dataclass, which the codec is compiled from), ``provisional`` (part of the
+    rules is a reconstruction), ``format`` and its ``migrations``/``entry_migrations`` (older stored
+    formats -> the next one).
 
     The rules (called only for a seat to move in a running game, core checks it first):
 
@@ -78,8 +82,9 @@ class Game(Generic[S]):
     - ``legal_moves(state, seat)``: the moves ``seat`` may post now;
     - ``apply(state, seat, move, events)``: the state after the move, verify first and build after:
       IllegalMove(reason) and nothing changed when refused. What the move caused is appended to
-      ``events`` as ``Event``s, in order; ``events`` is None when nobody reads them (a bot's
-      search), and then the game may skip building them. Not the closing ``game_over``: core adds it;
+      ``events`` in order, each built from one of its ``event_types`` (``EventType.event()``);
+      ``events`` is None when nobody reads them (a bot's search), and then the game may skip
+      building them. Not the closing ``game_over``: core adds it;
     - ``view(state, seat)``: what ``seat`` (None: a spectator) may see;
     - ``result(state)``: None while the game runs;
     - ``to_move(state)``: the seats to move, () once over; by default ``(state.current,)`` until
@@ -101,6 +106,7 @@ class Game(Generic[S]):
     options: tuple[Option, ...]
     move_types: tuple[type[Move], ...]
     state: type[S]
+    event_types: tuple[type[EventType], ...]
     new_game: NewGame[S]
     legal_moves: Callable[[S, int], tuple[Move, ...]]
     apply: Apply[S]
@@ -122,13 +128,13 @@ class Game(Generic[S]):
         """The rules of the game in ``package``, read from its modules where every game keeps them
         (the module docstring): the hooks a game leaves out get core's defaults. A game is
         ``provisional`` when some of its options are (a reconstructed rule)."""
-        options, moves, rules, view, strategy, migrations = (
+        options, moves, rules, view, events, strategy, migrations = (
             import_module(f"{package}.{name}")
-            for name in ("options", "moves", "rules", "view", "strategy", "migrations"))
+            for name in ("options", "moves", "rules", "view", "events", "strategy", "migrations"))
         return Game(
             id=id, title=title, players=options.PLAYERS, options=options.OPTIONS, move_types=moves.MOVE_TYPES,
-            state=state, new_game=rules.new_game, legal_moves=rules.legal_moves, apply=rules.apply,
-            view=view.view, result=rules.result, to_move=getattr(rules, "to_move", None),
+            state=state, event_types=events.EVENT_TYPES, new_game=rules.new_game, legal_moves=rules.legal_moves,
+            apply=rules.apply, view=view.view, result=rules.result, to_move=getattr(rules, "to_move", None),
             hidden=getattr(view, "hidden", _nothing_hidden), determinize=getattr(strategy, "determinize", None),
             heuristic_move=getattr(strategy, "heuristic_move", None),
             ranked_moves=getattr(strategy, "ranked_moves", None), evaluate=getattr(strategy, "evaluate", None),
@@ -174,6 +180,16 @@ class GameEngine(Generic[S]):
         self.options = game.options
         self.provisional = game.provisional
         self.move_types = game.move_types
+        kinds = game.event_types
+        if not any(k.type == GameOver.type for k in kinds):
+            kinds = (*kinds, GameOver)
+        self.event_types: tuple[type[EventType], ...] = kinds
+        over = [k for k in kinds if k.type == GameOver.type]
+        assert len(over) == 1 and issubclass(over[0], GameOver) and kinds[-1] is over[0], (
+            f"{game.id}: the game_over event type comes once, last, and is a GameOver")
+        self._game_over: type[GameOver] = over[0]
+        for kind in kinds:
+            declared_fields(kind)  # a declaration that says too little fails here, not at its first event
         self.format = game.format
         self.migrations = game.migrations
         self.entry_migrations = game.entry_migrations
@@ -226,7 +242,7 @@ class GameEngine(Generic[S]):
         if not self._to_move(after):
             outcome = self.game.result(after)
             assert outcome is not None, f"{self.id}: nobody is to move, but the game has no result"
-            events.append(game_over_event(outcome))
+            events.append(game_over_event(outcome, self._game_over))
         done = (after, tuple(events))
         self._last = (state, seat, move, done)
         return done

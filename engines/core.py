@@ -13,9 +13,12 @@ import dataclasses
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from engines.cards import shuffled
+
+if TYPE_CHECKING:
+    from engines.eventtypes import EventType
 
 S = TypeVar("S")
 M = TypeVar("M", bound="Move")
@@ -272,13 +275,6 @@ class Event:
         return Event(data["type"], data["public"], {int(s): extra for s, extra in data["private"].items()})
 
 
-def game_over_event(result: Result) -> Event:
-    """The last event of every game's last move: how it ended (the result), for everyone."""
-    return Event("game_over", {"status": result.status, "winners": list(result.winners),
-                               "losers": list(result.losers),
-                               "scores": None if result.scores is None else list(result.scores)})
-
-
 #: A pure step from one stored format of a game to the next: ``data`` of format n -> format n + 1.
 Migration = Callable[[dict[str, JSON]], dict[str, JSON]]
 
@@ -321,6 +317,7 @@ class Engine(Protocol[S]):
     options: tuple[Option, ...]  # house-rule variants with defaults
     provisional: bool  # True when part of the rules is a reconstruction
     move_types: tuple[type[Move], ...]  # every move kind, for move_from_json
+    event_types: tuple[type[EventType], ...]  # every event kind its moves report, game_over last
     format: int  # the stored format this code writes (1 until a release changes it)
     migrations: Mapping[int, Migration]  # encoded state: old format -> the next one
     entry_migrations: Mapping[int, Migration]  # log entries: old format -> the next one

@@ -2,8 +2,9 @@
 
 A game's schema module (``schemas/<game>.py``) hand-writes only what is its own: the
 ``state`` part of a view and its result ``detail``. Everything else -- options, moves,
-create/view/move/log envelopes -- is built here from the engine's declarations, with
-the game prefix on every class name so that OpenAPI components never collide.
+create/view/move/log envelopes -- is built here from the engine's declarations (the events
+in ``schemas.events``), with the game prefix on every class name so that OpenAPI components
+never collide.
 
 These schemas describe and validate the wire. Views are produced by the engines as
 plain dicts and sent as they are (the hot path never dumps through marshmallow); the
@@ -83,26 +84,9 @@ class Problem(Schema):
     reason = fields.String(metadata={"description": "stable rule code (illegal_move)"})
 
 
-def event_type(name: str) -> fields.String:
-    """The ``type`` field of one event schema: exactly ``name``."""
-    return fields.String(required=True, validate=validate.OneOf([name]))
-
-
 def event_doc(title: str) -> str:
     """The description of a game's event union (``<prefix>Event``)."""
     return f"Something a move of {title} caused, as the caller sees it."
-
-
-def game_over_schema(prefix: str, statuses: tuple[str, ...], scores: str) -> type[Schema]:
-    """``<prefix>EventGameOver``: every game's last event (``engines.core.game_over_event``);
-    ``statuses`` are the endings the game has, ``scores`` says what its scores count."""
-    return _named(f"{prefix}EventGameOver", {
-        "type": event_type("game_over"),
-        "status": fields.String(required=True, validate=validate.OneOf(list(statuses))),
-        "winners": fields.List(_int(), required=True),
-        "losers": fields.List(_int(), required=True),
-        "scores": fields.List(_int(), required=True, allow_none=True, metadata={"description": scores}),
-    }, doc="The game is over: the last event of its last move.")
 
 
 class MoveCheck(Schema):
@@ -191,12 +175,13 @@ class Health(Schema):
 
 @dataclass(frozen=True)
 class GameSchemas:
-    """What a game's schema module declares: its prefix and hand-written parts."""
+    """What a game's schema module declares: its prefix, its hand-written parts and its event schemas
+    (generated from the engine's event types by ``schemas.events.event_schemas``)."""
 
     prefix: str  # "Sten": every class name of the game starts with it
     state: type[Schema]  # the view's ``state``
     result_detail: type[Schema]  # ``result.detail``
-    #: event type -> its schema (fields as a viewer sees them; the private ones not required)
+    #: event type -> its schema, made from the engine's event types (``schemas.events.event_schemas``)
     events: Mapping[str, type[Schema]] = dataclasses.field(default_factory=dict)
     #: the union of ``events`` (``<prefix>Event``), when the game's view names it too (its last move's
     #: events); else ``build`` makes it

@@ -22,7 +22,8 @@ import pytest
 
 from engines import REGISTRY
 from engines.contract import Game, GameEngine
-from engines.core import Event, IllegalMove, Move, game_over_event
+from engines.core import Event, IllegalMove, Move
+from engines.eventtypes import game_over_event
 from tests.playout import canonical, playout, short_options
 
 ENGINES = sorted(REGISTRY.values(), key=lambda e: e.id)

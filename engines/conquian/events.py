@@ -1,15 +1,19 @@
 """What a move of Conquian causes, as events (seeds/conquian.md 11).
 
-Builders of the events the rules emit while they apply a move, and the JSON form of a finished
-deal shared by the ``deal_ended`` event and the view's ``last_deal``. Every event is public (every
-card that leaves a hand is shown): only the cards of a new deal are private, to their holder.
+The event types the rules emit while they apply a move (``EVENT_TYPES``, ``engines.eventtypes``),
+and the JSON form of a finished deal shared by the ``deal_ended`` event and the view's ``last_deal``.
+Every event is public (every card that leaves a hand is shown): only the cards of a new deal are
+private, to their holder.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Literal, TypedDict
 
+from engines import eventtypes
 from engines.core import Event
+from engines.eventtypes import EventType, Length, private, public, spread
 
 from .melds import Arrangement
 from .state import CHOOSE, FORCED, TURNED, ConquianState, DealSummary
@@ -30,7 +34,35 @@ def _is_layoff(old: Arrangement, new: Arrangement) -> bool:
     return True
 
 
-_SOURCE = {CHOOSE: "offer", TURNED: "turned", FORCED: "forced"}
+_SOURCE: dict[str, Literal["offer", "turned", "forced"]] = {CHOOSE: "offer", TURNED: "turned", FORCED: "forced"}
+
+#: A card code on the wire (``8H``, ``10S``).
+Card = Annotated[str, Length(2, 3)]
+
+
+class _Melding(EventType):
+    """The fields of a meld move's event (``melded`` and ``laid_off``)."""
+
+    seat: int = public("who did it")
+    card: Card | None = public("the offered, turned or forced card melded; null for hand cards alone")
+    source: Literal["offer", "turned", "forced", "hand"] = public(
+        "where `card` came from (`hand`: hand cards alone)")
+    cards: Sequence[str] = public(
+        "every card the move added to the melds: `card` first, then the hand cards in hand order")
+    melds: Sequence[Sequence[str]] = public("the seat's complete melds after the move")
+    melded_count: int = public("cards the seat has melded now (11 wins)")
+
+
+class Melded(_Melding):
+    """A meld move that forms a new meld or rearranges the seat's melds."""
+
+    type = "melded"
+
+
+class LaidOff(_Melding):
+    """A meld move that only extends the seat's existing melds."""
+
+    type = "laid_off"
 
 
 def meld(state: ConquianState, seat: int, arrangement: Arrangement, hand_used: tuple[str, ...],
@@ -42,52 +74,132 @@ def meld(state: ConquianState, seat: int, arrangement: Arrangement, hand_used: t
     cards = [c for c in state.hands[seat] if c in used]  # in hand order, whatever order was posted
     if card is not None:
         cards.insert(0, card)
-    return Event("laid_off" if _is_layoff(old, arrangement) else "melded", {
-        "seat": seat,
-        "card": card,
-        "source": _SOURCE[state.phase] if has_card else "hand",
-        "cards": cards,
-        "melds": [list(m) for m in arrangement],
-        "melded_count": sum(len(m) for m in arrangement),
-    })
+    kind = LaidOff if _is_layoff(old, arrangement) else Melded
+    return kind(seat, card, _SOURCE[state.phase] if has_card else "hand", cards, arrangement,
+                sum(len(m) for m in arrangement)).event()
 
 
-def buried(seat: int, card: str) -> Event:
-    """The offered card nobody took went under: the seat turned the stock instead (section 4)."""
-    return Event("buried", {"seat": seat, "card": card})
+class Buried(EventType):
+    """The offered card nobody took went to the dead pile as its receiver turned the stock (section 4)."""
+
+    type = "buried"
+    seat: int = public("who turned the stock instead of taking the card")
+    card: Card = public("the card buried")
 
 
-def turned(seat: int, card: str, stock_count: int) -> Event:
-    """The seat turned the top stock card face up."""
-    return Event("turned", {"seat": seat, "card": card, "stock_count": stock_count})
+class Turned(EventType):
+    """The top stock card is turned face up (it never enters the hand)."""
+
+    type = "turned"
+    seat: int = public("who did it")
+    card: Card = public("the card turned")
+    stock_count: int = public("stock cards left")
 
 
-def rejected(seat: int, card: str) -> Event:
-    """The seat rejected the turned card: it is offered to the opponent."""
-    return Event("rejected", {"seat": seat, "card": card})
+class Rejected(EventType):
+    """The turned card is declined: it is offered to the opponent (unless he may be forced first)."""
+
+    type = "rejected"
+    seat: int = public("who did it")
+    card: Card = public("the card rejected")
 
 
-def force_window(seat: int, player: int, card: str, window: str) -> Event:
-    """``seat`` may force ``player`` to add ``card`` to his melds (section 5; ``offer`` or ``reject``)."""
-    return Event("force_window", {"seat": seat, "player": player, "card": card, "window": window})
+class Discarded(EventType):
+    """A hand card discarded after melding: it is offered to the opponent."""
+
+    type = "discarded"
+    seat: int = public("who did it")
+    card: Card = public("the card discarded")
 
 
-def force_answer(forcing: bool, seat: int, player: int, card: str) -> Event:
-    """``seat`` forced ``player`` to meld ``card`` (``forced``), or let it pass (``force_declined``)."""
-    return Event("forced" if forcing else "force_declined", {"seat": seat, "player": player, "card": card})
+class _Forcing(EventType):
+    """The fields of the forcing events (section 5)."""
+
+    seat: int = public("who decides (the opponent of `player`)")
+    player: int = public("who is (or would be) forced")
+    card: Card = public("the card he would have to meld")
 
 
-def discarded(seat: int, card: str) -> Event:
-    """The seat discarded a hand card after melding: it is offered to the opponent."""
-    return Event("discarded", {"seat": seat, "card": card})
+class ForceWindow(_Forcing):
+    """The card fits `player`'s melds: `seat` may force him to add it (F1 `offer`, F2 `reject`)."""
+
+    type = "force_window"
+    window: Literal["offer", "reject"] = public("`offer`: the card offered to `player`; `reject`: the card he "
+                                                "turned and rejected")
 
 
-def passed(seat: int, card: str | None) -> Event:
-    """The seat declined the offer with the stock empty: the deal is drawn."""
-    return Event("passed", {"seat": seat, "card": card})
+class Forced(_Forcing):
+    """`seat` forces `player` to add the card to his melds and discard."""
+
+    type = "forced"
 
 
-def deal_summary_json(summary: DealSummary) -> dict[str, Any]:
+class ForceDeclined(_Forcing):
+    """`seat` does not force: the card is offered as usual."""
+
+    type = "force_declined"
+
+
+class Passed(EventType):
+    """With the stock empty the player declines the offer: the deal is drawn."""
+
+    type = "passed"
+    seat: int = public("who did it")
+    card: Card | None = public("the offer declined")
+
+
+class DealJSON(TypedDict):
+    """A finished deal as JSON (``deal_summary_json``): the view's ``last_deal`` and the ``deal_ended``
+    event."""
+
+    deal: int
+    dealer: int
+    outcome: str
+    winner: int | None
+    stake: int
+    melds: list[list[list[str]]]
+    stock_left: int
+    hand_counts: list[int]
+    hands: list[list[str] | None]
+    dead: list[str] | None
+    discard: str | None
+    breakdown: list[dict[str, int]]
+    points: list[int]
+    scores: list[int]
+
+
+class DealEnded(EventType):
+    """A deal ended: its final table, the hands as shown and the score breakdown (as `last_deal`)."""
+
+    type = "deal_ended"
+    deal: DealJSON = spread("the deal as the view's `last_deal` shows it")
+
+
+class Dealt(EventType):
+    """The next deal is dealt; each seat sees its own new hand (`cards`), nobody else's."""
+
+    type = "dealt"
+    deal: int = public("number of the new deal")
+    dealer: int = public("who dealt it")
+    turn: int = public("the non-dealer, who turns the first card")
+    stake: int = public("units the new deal is worth")
+    hand_counts: Sequence[int] = public("hand cards per seat")
+    stock_count: int = public("cards in the stock")
+    cards: Mapping[int, Sequence[str]] = private("the viewer's new hand (only to that seat)")
+
+
+class GameOver(eventtypes.GameOver):
+    """The match is over: the last event of its last move."""
+
+    status: Literal["finished"] = public("always `finished`: a match of Conquian is played out")
+    scores: tuple[int, ...] | None = public("units per seat")
+
+
+EVENT_TYPES: tuple[type[EventType], ...] = (Buried, Turned, Rejected, Discarded, Melded, LaidOff, ForceWindow, Forced,
+                                            ForceDeclined, Passed, DealEnded, Dealt, GameOver)
+
+
+def deal_summary_json(summary: DealSummary) -> DealJSON:
     """The finished deal as the view's ``last_deal`` and the ``deal_ended`` event show it: the final
     table, the hands as shown (a hand is never shown: null, an empty one is ``[]``), and the score
     breakdown per seat, which sums to ``points`` (seeds/conquian.md 6.4, 11)."""
@@ -108,15 +220,3 @@ def deal_summary_json(summary: DealSummary) -> dict[str, Any]:
         "points": points,
         "scores": list(summary.scores),
     }
-
-
-def deal_ended(summary: DealSummary) -> Event:
-    """A deal ended (section 6): its final table and score (``deal_summary_json``)."""
-    return Event("deal_ended", deal_summary_json(summary))
-
-
-def dealt(state: ConquianState, stake: int) -> Event:
-    """The next deal of the match, dealt in ``state``: each seat sees only its own new hand."""
-    return Event("dealt", {"deal": state.deal, "dealer": state.dealer, "turn": state.turn, "stake": stake,
-                           "hand_counts": [len(h) for h in state.hands], "stock_count": len(state.stock)},
-                 {0: {"cards": list(state.hands[0])}, 1: {"cards": list(state.hands[1])}})

@@ -331,7 +331,7 @@ def _offer_to(state: ConquianState, receiver: int, card: str, ev: list[Event] | 
     assert state.offer is None
     force = state.rules.forcing_enabled and fits(state, receiver, card)
     if force and ev is not None:
-        ev.append(events.force_window(other(receiver), receiver, card, "offer"))
+        ev.append(events.ForceWindow(other(receiver), receiver, card, "offer").event())
     return replace(state, turn=receiver, offer=card, face_up=None, phase=FORCE_OFFER if force else CHOOSE)
 
 
@@ -366,8 +366,8 @@ def apply(state: ConquianState, seat: int, move: Move, ev: list[Event] | None) -
         top = state.stock[0]
         if ev is not None:
             if state.offer is not None:
-                ev.append(events.buried(seat, state.offer))
-            ev.append(events.turned(seat, top, len(state.stock) - 1))
+                ev.append(events.Buried(seat, state.offer).event())
+            ev.append(events.Turned(seat, top, len(state.stock) - 1).event())
         dead = state.dead if state.offer is None else (*state.dead, state.offer)
         return replace(state, phase=TURNED, face_up=top, stock=state.stock[1:], offer=None, dead=dead)
     if isinstance(move, ConquianReject):
@@ -376,10 +376,10 @@ def apply(state: ConquianState, seat: int, move: Move, ev: list[Event] | None) -
         turned = state.face_up
         assert turned is not None
         if ev is not None:
-            ev.append(events.rejected(seat, turned))
+            ev.append(events.Rejected(seat, turned).event())
         if state.rules.forcing_enabled and fits(state, seat, turned):
             if ev is not None:
-                ev.append(events.force_window(other(seat), seat, turned, "reject"))
+                ev.append(events.ForceWindow(other(seat), seat, turned, "reject").event())
             return replace(state, phase=FORCE_REJECT)
         return _offer_to(replace(state, face_up=None), other(seat), turned, ev)
     if isinstance(move, ConquianDiscard):
@@ -389,7 +389,7 @@ def apply(state: ConquianState, seat: int, move: Move, ev: list[Event] | None) -
         if not isinstance(move.card, str) or move.card not in hand:
             raise IllegalMove("card_not_in_hand", f"{move.card} is not in your hand")
         if ev is not None:
-            ev.append(events.discarded(seat, move.card))
+            ev.append(events.Discarded(seat, move.card).event())
         hands = list(state.hands)
         hands[seat] = tuple(c for c in hand if c != move.card)
         return _offer_to(replace(state, hands=(hands[0], hands[1])), other(seat), move.card, ev)
@@ -399,7 +399,7 @@ def apply(state: ConquianState, seat: int, move: Move, ev: list[Event] | None) -
         if state.stock:
             raise IllegalMove("stock_not_empty", "passing is allowed only when the stock is empty")
         if ev is not None:
-            ev.append(events.passed(seat, state.offer))
+            ev.append(events.Passed(seat, state.offer).event())
         return _end_deal(state, None, ev)
     assert isinstance(move, ConquianForce | ConquianDeclineForce), move
     if phase not in (FORCE_OFFER, FORCE_REJECT):
@@ -408,7 +408,7 @@ def apply(state: ConquianState, seat: int, move: Move, ev: list[Event] | None) -
     assert card is not None
     forcing = isinstance(move, ConquianForce)
     if ev is not None:
-        ev.append(events.force_answer(forcing, seat, state.turn, card))
+        ev.append((events.Forced if forcing else events.ForceDeclined)(seat, state.turn, card).event())
     if forcing:
         return replace(state, phase=FORCED, face_up=card, offer=None)
     if phase == FORCE_OFFER:
@@ -443,7 +443,7 @@ def _end_deal(state: ConquianState, winner: int | None, ev: list[Event] | None) 
         scores=scores,
     )
     if ev is not None:
-        ev.append(events.deal_ended(summary))
+        ev.append(events.DealEnded(events.deal_summary_json(summary)).event())
     if winner is None:
         after = replace(
             state, last_deal=summary, draws_in_a_row=state.draws_in_a_row + 1, drawn_deals=state.drawn_deals + 1
@@ -463,7 +463,8 @@ def _end_deal(state: ConquianState, winner: int | None, ev: list[Event] | None) 
     cards = shuffled(DECK, state.seed, f"deal/{state.deal + 1}")
     nxt = _start_deal(after, dealer, cards)
     if ev is not None:
-        ev.append(events.dealt(nxt, stake(nxt)))
+        ev.append(events.Dealt(nxt.deal, nxt.dealer, nxt.turn, stake(nxt), [len(h) for h in nxt.hands],
+                               len(nxt.stock), dict(enumerate(nxt.hands))).event())
     return nxt
 
 

@@ -334,7 +334,7 @@ def _take(state: KanasterState, seat: int, hand: tuple[str, ...], melds: tuple[M
     """The pile goes into the hand (red 3s in it are laid out, not replaced; section 4)."""
     normal, reds = _pile_rest(state)
     if ev is not None:
-        ev.append(events.took_pile(seat, state.pile[-1], normal))
+        ev.append(events.TookPile(seat, state.pile[-1], normal).event())
         if reds:
             ev.append(events.red_three(seat, reds, (), events.FROM_PILE))
     return replace(
@@ -468,7 +468,7 @@ def _tuck(state: KanasterState, seat: int, move: Tuck, ev: Events) -> KanasterSt
     _check_remaining(rest, has_canasta(state, seat), False)
     grown = replace(meld, tucked=sort_hand(meld.tucked + cards))
     if ev is not None:
-        ev.append(events.tucked(seat, move.meld, cards))
+        ev.append(events.Tucked(seat, move.meld, cards).event())
     return replace(
         state,
         hands=_set(state.hands, seat, rest),
@@ -484,7 +484,7 @@ def _discard(state: KanasterState, seat: int, move: Discard, ev: Events) -> Kana
     rest = take(state.hands[seat], (card,))
     state = replace(state, hands=_set(state.hands, seat, rest), pile=state.pile + (card,))
     if ev is not None:
-        ev.append(events.discarded(seat, card))
+        ev.append(events.Discarded(seat, card).event())
     if not rest:
         assert has_canasta(state, seat), "a hand of one card without a canasta cannot reach the discard"
         return _end_hand(state, seat, state.first_meld_turn, ev)

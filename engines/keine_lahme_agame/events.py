@@ -1,58 +1,141 @@
 """What a move of Keine lahme Agame causes, as events (seeds/keine-lahme-agame.md "Events").
 
-Builders of the events the rules emit while they apply a move, and the JSON form of a finished
-section shared by the ``section_ended`` event and the view's ``last_section``. Every move is made
-face up (§12), so every event is public, but for a new section's hands: each seat sees only its own.
+The event types the rules emit while they apply a move (``EVENT_TYPES``, ``engines.eventtypes``),
+and the JSON form of a finished section shared by the ``section_ended`` event and the view's
+``last_section``. Every move is made face up (§12), so every event is public, but for a new
+section's hands: each seat sees only its own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Literal, TypedDict
 
-from engines.core import JSON, Event
+from engines import eventtypes
+from engines.core import JSON
+from engines.eventtypes import EventType, Record, private, public, spread
 
 from .options import Config
-from .state import Caught, SectionRecord
+from .state import SectionRecord
+
+_CARDS = "card codes `<colour>-<value>`, e.g. `red-13`, `blue-hat`"
 
 
-def caught(seat: int, card: str, from_seat: int | None, payment: Sequence[str]) -> Event:
-    """A catch (§5): the card, where from (None: the discard pile), and the payment laid on the pile."""
-    return Event("caught", {"seat": seat, "card": card, "from_seat": from_seat, "payment": list(payment)})
+class Caught(EventType):
+    """A player caught a card (§5) and put his payment face up on the discard pile, in this order."""
+
+    type = "caught"
+    seat: int = public("the catcher")
+    card: str = public("the card caught")
+    from_seat: int | None = public("whose row it came from; null = the top of the discard pile")
+    payment: Sequence[str] = public(f"the paid hand cards, put on the pile in this order ({_CARDS})")
 
 
-def passed(seat: int) -> Event:
-    """The seat did not catch in this catching round (§5.5)."""
-    return Event("passed", {"seat": seat})
+class Passed(EventType):
+    """A player did not catch in the catching round (§5.5)."""
+
+    type = "passed"
+    seat: int = public("who passed")
 
 
-def catching_ended(catches: Sequence[Caught]) -> Event:
-    """The catching round ended: every caught card went into its catcher's row (§5.6)."""
-    return Event("catching_ended", {"caught": [{"seat": c.seat, "card": c.card, "from_seat": c.from_seat}
-                                               for c in catches]})
+class CaughtCard(Record):
+    """A card caught in the catching round, as the view's ``caught`` shows it."""
+
+    seat: int = public("the catcher")
+    card: str = public("the card caught")
+    from_seat: int | None = public("whose display it came from; null = the discard pile")
 
 
-def played(seat: int, cards: Sequence[str], value: int | None, lead: bool) -> Event:
-    """Cards played to the trick (§4), with the value they count (None: the hat)."""
-    return Event("played", {"seat": seat, "cards": list(cards), "value": value, "lead": lead})
+class CatchingEnded(EventType):
+    """The catching round ended: each caught card went into its catcher's row (§5.6)."""
+
+    type = "catching_ended"
+    caught: Sequence[CaughtCard] = public("the cards caught, in the order caught")
 
 
-def trick_won(seat: int, value: int | None, cards: Sequence[str]) -> Event:
-    """The trick's winner, the value that won it and the trick's cards in play order (§4.2)."""
-    return Event("trick_won", {"seat": seat, "value": value, "cards": list(cards)})
+class Played(EventType):
+    """A player played one or two cards to the trick (§4.1)."""
+
+    type = "played"
+    seat: int = public("who played")
+    cards: Sequence[str] = public(f"the cards played, in the order given ({_CARDS})")
+    value: int | None = public("the card's value or the two cards' sum; null for a hat")
+    lead: bool = public("this play leads the trick")
 
 
-def placed(seat: int, cards: Sequence[str], rest: Sequence[str], rest_to: str) -> Event:
-    """Where every card of the won trick went: ``cards`` into the winner's row, ``rest`` to his hand
-    or the discard pile (§6)."""
-    return Event("placed", {"seat": seat, "cards": list(cards), "rest": list(rest), "rest_to": rest_to})
+class TrickWon(EventType):
+    """The trick is complete and won by the highest play, the earliest on a tie (§4.2)."""
+
+    type = "trick_won"
+    seat: int = public("the winner, who leads next")
+    value: int | None = public("the winning value; null = a hat")
+    cards: Sequence[str] = public(f"every card of the trick, in play order ({_CARDS})")
 
 
-def discarded(seat: int, card: str) -> Event:
-    """A leader who could not lead put his single-digit card on the discard pile (§4.3)."""
-    return Event("discarded", {"seat": seat, "cards": [card], "forced": True})
+class Placed(EventType):
+    """Where the won trick's cards went (§6.2): some into the winner's row, the rest to his hand or the pile."""
+
+    type = "placed"
+    seat: int = public("the trick's winner")
+    cards: Sequence[str] = public(f"won cards put into the winner's row ({_CARDS})")
+    rest: Sequence[str] = public(f"the other won cards, in play order ({_CARDS})")
+    rest_to: Literal["hand", "discard"] = public("the winner's hand or the discard pile (trick_capture)")
 
 
-def section_summary(cfg: Config, record: SectionRecord, history: tuple[tuple[int, ...], ...]) -> dict[str, JSON]:
+class Discarded(EventType):
+    """The leader holding one single-digit card put it face up on the discard pile (§4.3)."""
+
+    type = "discarded"
+    seat: int = public("who discarded")
+    cards: Sequence[str] = public(f"the discarded card ({_CARDS})")
+    forced: bool = public("always true: the forced discard of §4.3")
+
+
+class SectionJSON(TypedDict):
+    """A finished section as JSON (``section_summary``): the view's ``last_section`` and the
+    ``section_ended`` event."""
+
+    section: int
+    emptied: list[int]
+    points: list[int]
+    complete: list[bool]
+    hands: list[list[str]] | None
+    rows: list[list[str]] | None
+    discard: list[str] | None
+    breakdown: list[dict[str, JSON]] | None
+    scores: list[int]
+
+
+class SectionEnded(EventType):
+    """A section ended (§7): the hands revealed, the final table, the score breakdown and totals."""
+
+    type = "section_ended"
+    section: SectionJSON = spread("the section as the view's `last_section` shows it")
+
+
+class Dealt(EventType):
+    """The next section was dealt (§7.3); each seat learns its own new hand."""
+
+    type = "dealt"
+    section: int = public("the new section, 1-based")
+    leader: int = public("who leads its first round")
+    counts: Sequence[int] = public("hand sizes per seat")
+    cards: Mapping[int, Sequence[str]] = private(f"the viewer's own new hand, only to it ({_CARDS})")
+
+
+class GameOver(eventtypes.GameOver):
+    """The game is over: the last event of its last move."""
+
+    status: Literal["finished", "aborted"] = public(
+        "how the game ended: `finished` (every section played) or `aborted` (the safety cap ended it)")
+    scores: tuple[int, ...] | None = public("totals per seat")
+
+
+EVENT_TYPES: tuple[type[EventType], ...] = (Caught, Passed, CatchingEnded, Played, TrickWon, Placed, Discarded,
+                                            SectionEnded, Dealt, GameOver)
+
+
+def section_summary(cfg: Config, record: SectionRecord, history: tuple[tuple[int, ...], ...]) -> SectionJSON:
     """A finished section as the ``section_ended`` event and the view's ``last_section`` show it
     (seeds §7, "Events"): its number (1-based), the seats without hand cards, the final table (the
     hands revealed, the scored rows, the discard pile; null when recorded before format 2), the
@@ -80,14 +163,3 @@ def section_summary(cfg: Config, record: SectionRecord, history: tuple[tuple[int
         "breakdown": breakdown,
         "scores": scores,
     }
-
-
-def section_ended(cfg: Config, record: SectionRecord, history: tuple[tuple[int, ...], ...]) -> Event:
-    """A section ended (§7): the hands revealed and the rows scored (``section_summary``)."""
-    return Event("section_ended", section_summary(cfg, record, history))
-
-
-def dealt(section: int, leader: int, hands: Sequence[Sequence[str]]) -> Event:
-    """The next section (0-based ``section``) was dealt: each seat sees only its own new hand."""
-    return Event("dealt", {"section": section + 1, "leader": leader, "counts": [len(h) for h in hands]},
-                 {s: {"cards": list(h)} for s, h in enumerate(hands)})

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from itertools import combinations, product
+from typing import Literal
 
 from engines.cards import remove_cards, shuffled
 from engines.core import (
@@ -123,7 +124,7 @@ def _start_section(state: State, section: int, ev: list[Event]) -> State:
         last_trick=None,
     )
     if section > 0:
-        ev.append(events.dealt(section, leader, hands))
+        ev.append(events.Dealt(section + 1, leader, [len(h) for h in hands], dict(enumerate(hands))).event())
     if any(not h for h in state.hands):
         # Only possible with rows_persist and hut_has_slot: a player whose cards all lie in rows
         # starts without hand cards, so the section is over at once (§7).
@@ -344,7 +345,7 @@ def _apply_catch(state: State, seat: int, move: Catch, ev: list[Event]) -> State
         discard=discard + move.payment,
         caught=state.caught + (Caught(seat, move.card, move.from_seat),),
     )
-    ev.append(events.caught(seat, move.card, move.from_seat, move.payment))
+    ev.append(events.Caught(seat, move.card, move.from_seat, move.payment).event())
     if not hand:
         # §7: a player without hand cards ends the section; the round stops with this catch.
         return _end_section(new, ev)
@@ -355,7 +356,7 @@ def _apply_pass(state: State, seat: int, ev: list[Event]) -> State:
     """§5.5: the other players may catch, but need not."""
     if state.phase != CATCHING:
         raise IllegalMove("wrong_phase", "passing is possible only in a catching round")
-    ev.append(events.passed(seat))
+    ev.append(events.Passed(seat).event())
     return _next_catcher(state, seat, ev)
 
 
@@ -373,7 +374,7 @@ def _insert_caught(state: State, ev: list[Event]) -> State:
     (reported as ``catching_ended``)."""
     if not state.caught:
         return state
-    ev.append(events.catching_ended(state.caught))
+    ev.append(events.CatchingEnded([events.CaughtCard(c.seat, c.card, c.from_seat) for c in state.caught]).event())
     rows = list(state.rows)
     for c in state.caught:
         assert fits(state.config, rows[c.seat], c.seat, c.card), "a caught card always still fits"
@@ -396,7 +397,7 @@ def _apply_trick(state: State, seat: int, move: Trick, ev: list[Event]) -> State
     hands = list(state.hands)
     hands[seat] = hand
     new = state.replace(phase=TRICK, hands=tuple(hands), trick=state.trick + (Play(seat, cards),))
-    ev.append(events.played(seat, cards, shown_value(cards), leading))
+    ev.append(events.Played(seat, cards, shown_value(cards), leading).event())
     nxt = (seat + 1) % state.config.players
     if nxt != state.leader:
         return new.replace(current=nxt)
@@ -420,7 +421,7 @@ def _resolve_trick(state: State, ev: list[Event]) -> State:
     won = won_cards(state.trick)
     row = state.rows[winner]
     best = next(p for p in state.trick if p.seat == winner)
-    ev.append(events.trick_won(winner, shown_value(best.cards), won))
+    ev.append(events.TrickWon(winner, shown_value(best.cards), won).event())
     if cfg.trick_placement == "choose":
         if any(fits(cfg, row, winner, c) for c in won):
             return state.replace(phase=PLACE, current=winner)
@@ -440,6 +441,7 @@ def _dispose(state: State, winner: int, placed: tuple[str, ...], ev: list[Event]
     rows[winner] = sort_cards(rows[winner] + placed)
     hands = list(state.hands)
     discard = state.discard
+    rest_to: Literal["hand", "discard"]
     if cfg.trick_capture == "row_then_hand":
         hands[winner] = sort_cards(hands[winner] + rest)
         rest_to = "hand"
@@ -456,7 +458,7 @@ def _dispose(state: State, winner: int, placed: tuple[str, ...], ev: list[Event]
         trick=(),
         last_trick=TrickRecord(state.trick, winner, placed, rest, rest_to),
     )
-    ev.append(events.placed(winner, placed, rest, rest_to))
+    ev.append(events.Placed(winner, placed, rest, rest_to).event())
     if any(not h for h in new.hands):
         return _end_section(new, ev)
     return new
@@ -524,7 +526,7 @@ def _apply_discard_single(state: State, seat: int, move: DiscardSingle, ev: list
     hands = list(state.hands)
     hands[seat] = ()
     new = state.replace(hands=tuple(hands), discard=state.discard + (move.card,))
-    ev.append(events.discarded(seat, move.card))
+    ev.append(events.Discarded(seat, [move.card], True).event())
     return _end_section(new, ev)
 
 
@@ -564,7 +566,7 @@ def _end_section(state: State, ev: list[Event]) -> State:
         last_section=record,
         trick=(),
     )
-    ev.append(events.section_ended(cfg, record, state.history))
+    ev.append(events.SectionEnded(events.section_summary(cfg, record, state.history)).event())
     if state.section + 1 >= cfg.sections_per_game:
         return state.replace(phase=OVER)
     return _start_section(state, state.section + 1, ev)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from typing import Literal
 
 from engines.cards import is_card, rank_of, remove_cards, shuffled
 from engines.core import JSON, Event, IllegalMove, Move, Result, deal_from
@@ -181,15 +182,15 @@ class _Table:
                 self.stock = list(shuffled(rest, self.s.seed, f"reshuffle/{self.reshuffles}"))
                 self.reshuffles += 1
                 self.pile = self.pile[-2:]
-                self.out.append(events.reshuffled(len(rest)))
+                self.out.append(events.Reshuffled(len(rest)).event())
             out.append(self.stock.pop(0))
         return out
 
-    def draw_into(self, seat: int, k: int, reason: str) -> list[str]:
+    def draw_into(self, seat: int, k: int, reason: Literal["draw", "seven"]) -> list[str]:
         """``seat`` draws up to ``k`` cards; the ``drew`` event shows everyone how many, the drawer which."""
         cards = self.take(k)
         self.hands[seat].extend(cards)
-        self.out.append(events.drew(seat, sort_hand(cards), reason))
+        self.out.append(events.Drew(seat, len(cards), reason, {seat: sort_hand(cards)}).event())
         return cards
 
     def penalty(self, seat: int) -> None:
@@ -223,7 +224,7 @@ class _Table:
             if len(flipped) >= budget:
                 break
         self.passes = 0
-        self.out.append(events.reset(flipped, self.target))
+        self.out.append(events.Reset(flipped, self.target).event())
 
     def count_pass(self) -> None:
         self.passes += 1
@@ -273,7 +274,7 @@ class _Table:
         self.history = (*self.history, summary)
         self.totals = tuple(t + v for t, v in zip(self.totals, summary.hand_values, strict=True))
         self.paid = tuple(p + (s in summary.payers) for s, p in enumerate(self.paid))
-        self.out.append(events.round_ended(summary, self.totals, self.paid))
+        self.out.append(events.RoundEnded(round_json(summary), self.totals, self.paid).event())
 
     def next_round(self) -> None:
         """Section 11: deal the match's next round, or finish."""
@@ -307,8 +308,9 @@ class _Table:
             self.stock = list(shuffled(self.stock, self.s.seed, f"lots/{self.round}"))
         self.current = self.opener
         # section 16: ``dealt`` (each seat sees only its own new hand), then the lot cards in order
-        self.out.append(events.dealt(self.round, self.opener, [sort_hand(h) for h in self.hands], len(self.stock)))
-        self.out.extend(events.lot(s, c) for s, c in self.lots)
+        self.out.append(events.Dealt(self.round + 1, self.opener, [len(h) for h in self.hands], len(self.stock),
+                                     {s: sort_hand(h) for s, h in enumerate(self.hands)}).event())
+        self.out.extend(events.Lot(s, c).event() for s, c in self.lots)
 
 
 def _threshold(n: int, settings: Settings) -> int:
@@ -444,7 +446,7 @@ def _play(state: State, seat: int, move: Play) -> _Table:
     t.top_kind = "play"
     t.target = None if value == ACES else value  # section 4: a pair of aces frees the table
     t.passes = 0
-    t.out.append(events.played(seat, pair, t.target))
+    t.out.append(events.Played(seat, pair, t.target).event())
     sevens = sum(rank_of(c) == SEVEN for c in pair)
     n = state.players
     won = not rest
@@ -455,7 +457,7 @@ def _play(state: State, seat: int, move: Play) -> _Table:
         victim = (seat + 1) % n
         t.penalty(victim)
         if not won:
-            t.out.append(events.skipped(victim))
+            t.out.append(events.Skipped(victim).event())
             t.end_turn(seat + 2)
             if state.settings.skip_counts_as_pass:
                 t.count_pass()
@@ -491,7 +493,7 @@ def _pass(state: State, seat: int) -> _Table:
     if not state.has_drawn and drawable(state) > 0:
         raise IllegalMove("must_draw_first", "draw two cards before passing")
     t = _Table(state)
-    t.out.append(events.passed(seat))
+    t.out.append(events.Passed(seat).event())
     t.end_turn(seat + 1)
     t.count_pass()
     return t

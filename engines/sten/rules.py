@@ -254,7 +254,7 @@ def apply(state: StenState, seat: int, move: Move, events: list[Event] | None) -
         assert isinstance(move, PlayAll), move
         after = _apply_play_all(state, seat, move.cards, out)
     if after.over:
-        out.append(ev.deal_ended(ended_summary(after)))
+        out.append(ev.DealEnded(ended_summary(after)).event())
     return after
 
 
@@ -274,7 +274,7 @@ def _apply_play(state: StenState, seat: int, card: object, out: list[Event]) -> 
     if not fits(card, state.low, state.high):
         raise IllegalMove("card_does_not_fit", f"{card} does not fit the layout now")
     low, high = place(card, state.low, state.high)
-    out.append(ev.played(seat, card, from_hand))
+    out.append(ev.Played(seat, card, "hand" if from_hand else "remainder").event())
     if from_hand:
         hands = _replace_hand(state.hands, seat, tuple(c for c in hand if c != card))
         state = dataclasses.replace(state, hands=hands, low=low, high=high, opening=False)
@@ -292,7 +292,7 @@ def _apply_stein(state: StenState, seat: int, out: list[Event]) -> StenState:
         raise IllegalMove("must_open_with_7h", "the game opens with the 7 of hearts")
     if not state.options.allow_voluntary_stein and playable(state, seat):
         raise IllegalMove("card_fits", "you may say 'Stein' only when none of your cards fits")
-    out.append(ev.passed(seat))
+    out.append(ev.Passed(seat).event())
     return _next_turn(_take_stone(state, seat, out))
 
 
@@ -325,10 +325,10 @@ def _apply_play_all(state: StenState, seat: int, cards: object, out: list[Event]
             raise IllegalMove("remainder_not_allowed", "a declaration may name only your hand cards")
     order = judge_play_all(state, cards)
     if order is None:
-        out.append(ev.declared(seat, laid_before_mistake(state, cards), False, cards))
+        out.append(ev.Declared(seat, False, laid_before_mistake(state, cards), {seat: cards}).event())
         state = dataclasses.replace(_take_stone(state, seat, out), failed_play_all=True)
         return _next_turn(state) if state.options.failed_play_all_ends_turn else state
-    out.append(ev.declared(seat, order, True))
+    out.append(ev.Declared(seat, True, order, {}).event())
     low, high = state.low, state.high
     for c in order:
         low, high = place(c, low, high)
@@ -358,12 +358,12 @@ def laid_before_mistake(state: StenState, cards: tuple[str, ...]) -> tuple[str, 
     return tuple(shown)
 
 
-def ended_summary(state: StenState) -> dict[str, JSON]:
+def ended_summary(state: StenState) -> ev.Ended:
     """The end of the game as a real table shows it (section 13): the hands left laid open, the dead
     cards turned up, the final layout and open remainder, and the reckoning (Sten counts no points:
     who won, who holds the stone and so loses, how many cards each seat kept)."""
     res = result(state)
-    assert res is not None
+    assert res is not None and state.end is not None
     return {
         "reason": state.end,
         "winner": state.winner,
@@ -384,7 +384,7 @@ def _take_stone(state: StenState, seat: int, out: list[Event]) -> StenState:
     """The seat takes the stone from whoever holds it (section 5.2); remember the previous holder."""
     if state.stone == seat:
         return state
-    out.append(ev.took_stone(seat, state.stone))
+    out.append(ev.TookStone(seat, state.stone).event())
     return dataclasses.replace(state, stone=seat, stone_before=state.stone)
 
 
