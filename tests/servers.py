@@ -149,7 +149,11 @@ def gunicorn(redis_url: str, workers: int = 2, extra_env: dict[str, str] | None 
     env.update({"REDIS_URL": redis_url, "CARDTABLE_BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": str(workers),
                 "CARDTABLE_ALLOW_FIXED_DEALS": "1", "CARDTABLE_LOG_LEVEL": "warning",
                 # deploy/gunicorn.conf.py turns the rate limit on; tests that want it say so
-                "CARDTABLE_RATE_LIMIT": "off", "CARDTABLE_CREATE_LIMIT": "off"})
+                "CARDTABLE_RATE_LIMIT": "off", "CARDTABLE_CREATE_LIMIT": "off",
+                # production's 1 s is a long time for Redis on loopback, but not on a machine whose
+                # two cores run a whole test suite: there a 503 would fail a test that is not about
+                # the store's timeout (the tests that are set their own)
+                "CARDTABLE_STORE_TIMEOUT": "5"})
     env.update(extra_env or {})
     env["PYTHONPATH"] = str(root)  # that tree's packages before the installed (editable) ones
     errlog = tempfile.TemporaryFile()  # noqa: SIM115 -- closed below, after the server stops

@@ -23,7 +23,8 @@ def redis_server() -> Iterator[RedisServer]:
 
 
 def _app(redis_server: RedisServer) -> Flask:
-    app = create_app(Settings(redis_url=redis_server.url, allow_fixed_deals=True))
+    # a store timeout of 5 s, not production's 1 s, as for gunicorn in tests/servers.py
+    app = create_app(Settings(redis_url=redis_server.url, allow_fixed_deals=True, store_timeout=5.0))
     app.extensions["cardtable.access_log"].stream = io.StringIO()  # keep the test output readable
     return app
 

@@ -51,7 +51,9 @@ def test_a_game_plays_to_its_end_over_http_with_listed_moves(live_url, redis_ser
         if n % check_every == 0:
             state = _stored_state(redis_server.url, game, game_id)
             for viewer in range(players):
-                seen = client.get(path, token=tokens[viewer]).json
+                answer = client.get(path, token=tokens[viewer])
+                assert answer.status == 200, (answer.status, answer.json)
+                seen = answer.json
                 assert seen["state"] == json.loads(json.dumps(engine.view(state, viewer))), "view != engine view"
                 assert view_schema.validate(seen) == {}
             assert spectator["state"] == json.loads(json.dumps(engine.view(state, None)))
