@@ -34,5 +34,5 @@ fi
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test,load]'
 
 .venv/bin/ruff check .
-.venv/bin/mypy engines bots schemas
+.venv/bin/mypy engines bots schemas service
 exec .venv/bin/python -m pytest -p no:cacheprovider "$@"
