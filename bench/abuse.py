@@ -1,15 +1,16 @@
 """What one hostile client costs a normal player: the player's latency without and with each attack.
 
 ``python -m bench.abuse [--attack all|NAME,NAME...] [--seconds 10] [--workers 2] [--connections 16] [--held N]
-[--streams 3000] [--rate 15] [--replay-entries 4000] [--build-seconds 30] [--nginx] [--log-dir DIR]``
+[--streams 3000] [--rate 15] [--replay-entries 4000] [--build-seconds 30] [--no-nginx] [--log-dir DIR]``
 
 One run starts one redis-server and the service as deployed: ``gunicorn -c deploy/gunicorn.conf.py
 'service.app:create_app()'`` (gevent workers, the rate limit as shipped, fixed deals off, every other
-``CARDTABLE_*`` setting left at its default) on spare loopback ports; with ``--nginx``, deploy/nginx
-in front of it as deploy/compose.yaml runs it. Three loopback addresses stand for three machines:
-the normal player connects from 127.0.0.2, the hostile client from 127.0.0.3, and this process
-(setup, ``/metrics`` scrapes) from 127.0.0.4, so per-address limits count each apart as they would
-on a network.
+``CARDTABLE_*`` setting left at its default) on spare loopback ports, and deploy/nginx in front of it
+as deploy/compose.yaml runs it: the shape production must run. ``--no-nginx`` measures gunicorn alone
+(what the service's own limits do, behind a proxy that sets none). Three loopback addresses stand for
+three machines: the normal player connects from 127.0.0.2, the hostile client from 127.0.0.3, and
+this process (setup, ``/metrics`` scrapes) from 127.0.0.4, so per-address limits count each apart as
+they would on a network.
 
 The normal player plays Sten against a bot (2 players, the bot at the default level) with its own
 seat token: it reads its view, posts the first listed legal move with the version it read, reads the
@@ -175,7 +176,7 @@ def proxy(upstream: int, keep: Path | None = None) -> Iterator[tuple[int, int]]:
     from tests.nginx import Nginx, binary
 
     if binary() is None:
-        raise SystemExit("--nginx: nginx is not installed (apt-get install nginx)")
+        raise SystemExit("nginx is not installed (apt-get install nginx), or run with --no-nginx")
     front = Nginx(upstream)
     front.start()
     try:
@@ -853,9 +854,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--build-seconds", type=float, default=30.0,
                         help="replays: at most this long to build the long game (default 30)")
     parser.add_argument("--log-dir", type=Path, help="keep gunicorn's log (and nginx's error log) in this directory")
-    parser.add_argument("--nginx", action="store_true",
-                        help="put deploy/nginx in front, as deploy/compose.yaml does (player and attacker go "
-                             "through it)")
+    parser.add_argument("--nginx", action=argparse.BooleanOptionalAction, default=True,
+                        help="deploy/nginx in front, as deploy/compose.yaml runs it: production's shape (the "
+                             "default); --no-nginx: player and attacker talk to gunicorn itself")
     args = parser.parse_args(argv)
     held = args.held or args.workers * WORKER_CONNECTIONS + 1000
     if not (0 < args.seconds <= 120 and 0 < args.workers <= 16 and 0 < args.connections <= 256
@@ -872,7 +873,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ramp = cool = min(2.0, args.seconds)
     t_run = time.monotonic()
     print(f"bench.abuse: {', '.join(attacks)}; gunicorn -c deploy/gunicorn.conf.py, {args.workers} gevent workers, "
-          f"settings as shipped{', behind deploy/nginx' if args.nginx else ''}; player at {PLAYER} "
+          f"settings as shipped, {'behind deploy/nginx' if args.nginx else 'without nginx'}; player at {PLAYER} "
           f"(<= {args.rate:g} req/s), attacker at {ATTACKER} "
           f"({args.connections} connections per flood, {held} held bodies, {args.streams} streams); "
           f"{args.seconds:g} s quiet + {args.seconds:g} s attacked per attack; {os.cpu_count()} CPUs")

@@ -260,7 +260,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if seen:
                     latencies.append(int((seen[0] - at_answer) * 1e9))
         print(f"delivery: {len(answered)} moves at {args.rate:.0f}/s, {len(latencies)} deliveries; latency from "
-              f"the move's answer to each subscriber p50 {pct_ms(latencies, 0.5)} ms, p99 {pct_ms(latencies, 0.99)} "
+              f"the move's answer to each subscriber p50 {pct_ms(latencies, 50)} ms, p99 {pct_ms(latencies, 99)} "
               f"ms, max {max(latencies) / 1e6:.2f} ms; missing {missing}, repeated {repeated}")
 
         # 3: throughput with and without idle streams on other games.

@@ -38,7 +38,13 @@ limit_request_line = 8190
 # request's line and headers (its body has CARDTABLE_BODY_TIMEOUT). Keep it above 0.
 keepalive = 5
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None  # worker heartbeat files off slow disks
-max_requests = 10_000  # recycle workers now and then; jitter avoids all at once
+# Sync and gthread workers are recycled now and then (after max_requests, jitter avoids all at once).
+# gevent workers are not (0): one that reaches max_requests stops accepting at once, but the master
+# starts its replacement only when it has exited, that is when its open event streams and long polls
+# have ended (graceful_timeout at most). Until then it serves nobody new, and under a flood every
+# worker reaches the count within seconds of the others: the service stopped answering for up to
+# graceful_timeout (bench/abuse.py saw it).
+max_requests = 10_000 if worker_class in ("sync", "gthread") else 0
 max_requests_jitter = 1_000
 accesslog = None  # the app logs every request itself, as JSON with its request id
 errorlog = "-"

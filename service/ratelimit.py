@@ -21,6 +21,14 @@ The address is ``request.remote_addr``: behind a proxy every client would share 
 so CARDTABLE_TRUSTED_PROXIES (the number of proxies in front) makes werkzeug's ProxyFix take
 it from X-Forwarded-For; with 0 (the default) that header is ignored, as anyone can forge it.
 
+Replays cost what they send: a request pays for up to ``REPLAY_PAGE`` (200) log entries, and each
+further page an event stream catches up on, or the log route answers, costs one request more. A
+seat's pages are charged to its address as well (the first page included), so the entries one
+address has the service replay a second are bounded by the address's rate, however many seats
+(of however many games) it holds. Over either count the log route answers 429 ``rate_limited``;
+an event stream closes instead (with ``retry:``, and a comment), and the client resumes with
+Last-Event-ID, missing nothing. A stream's live entries, as moves are made, cost nothing.
+
 Not counted:
 
 - ``/healthz``, ``/readyz`` and ``/metrics``: probes and scrapers must see the truth;
@@ -63,10 +71,11 @@ _RATE = re.compile(r"^\s*(\d+)\s*/\s*(\d*)\s*([a-z]+)\s*$")
 _DEFERRED = "cardtable_rate_deferred"
 SEAT = "cardtable_seat"
 
-# KEYS: the counter. ARGV: window in ms. Returns the count in this window and the ms left in it.
+# KEYS: the counter. ARGV: window in ms, what this hit costs. Returns the count in this window and
+# the ms left in it.
 _HIT = """
-local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local n = redis.call('INCRBY', KEYS[1], ARGV[2])
+if n == tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 local left = redis.call('PTTL', KEYS[1])
 if left < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); left = tonumber(ARGV[1]) end
 return {n, left}
@@ -112,8 +121,8 @@ class RedisCounter:
         self._store = store
         self._hit = store.client.register_script(_HIT)
 
-    def hit(self, who: str, window_ms: int) -> tuple[int, int]:
-        count, left = self._store.script(self._hit, [f"{rate_key(who)}:{window_ms}"], [window_ms], probe=False)
+    def hit(self, who: str, window_ms: int, cost: int = 1) -> tuple[int, int]:
+        count, left = self._store.script(self._hit, [f"{rate_key(who)}:{window_ms}"], [window_ms, cost], probe=False)
         return int(count), int(left)
 
 
@@ -125,7 +134,7 @@ class MemoryCounter:
         self._windows: dict[tuple[str, int], tuple[int, float]] = {}
         self._clock = clock
 
-    def hit(self, who: str, window_ms: int) -> tuple[int, int]:
+    def hit(self, who: str, window_ms: int, cost: int = 1) -> tuple[int, int]:
         now = self._clock()
         with self._lock:
             if len(self._windows) > 100_000:  # bounded memory: drop the windows that are over
@@ -133,32 +142,59 @@ class MemoryCounter:
             count, ends = self._windows.get((who, window_ms), (0, 0.0))
             if ends <= now:
                 count, ends = 0, now + window_ms / 1000
-            self._windows[(who, window_ms)] = (count + 1, ends)
-            return count + 1, max(1, int((ends - now) * 1000))
+            self._windows[(who, window_ms)] = (count + cost, ends)
+            return count + cost, max(1, int((ends - now) * 1000))
 
 
 class RateLimiter:
     """Decides per request; ``None`` to go on, else the seconds to wait (for Retry-After).
-    Every rate is counted on each request; the wait is the longest of those exceeded."""
+    Every rate is counted on each request; the wait is the longest of those exceeded.
+
+    A client found over a rate is refused until that window ends, whatever it sends meanwhile: so
+    the process remembers it (``_over``) and refuses it again without asking the store, which makes
+    the refusals of a flood cheap. The store's count is then not raised by those refusals; it only
+    decides anew once the window is over, as it would anyway (a fixed window starts from zero).
+    """
+
+    #: Clients remembered as over at most (bounded memory); beyond, the ended ones are dropped.
+    REMEMBERED = 10_000
 
     def __init__(self, rates: Rate | Sequence[Rate], counter: RedisCounter | MemoryCounter,
-                 errors: tuple[type[BaseException], ...]) -> None:
+                 errors: tuple[type[BaseException], ...], clock: Callable[[], float] = time.monotonic) -> None:
         self.rates = (rates,) if isinstance(rates, Rate) else tuple(rates)
         self.rate = self.rates[0]
         self.counter = counter
         self.errors = errors
         self._windows_ms = [max(1, int(rate.window * 1000)) for rate in self.rates]
+        self._over: dict[str, float] = {}  # who -> when (``clock``) its refused window ends
+        self._clock = clock
 
-    def check(self, who: str) -> int | None:
-        wait = None
+    def check(self, who: str, cost: int = 1) -> int | None:
+        """Count ``cost`` requests for ``who`` (a page of replayed entries may cost more than one)."""
+        if cost <= 0:
+            return None
+        now = self._clock()
+        until = self._over.get(who)
+        if until is not None:
+            if until > now:
+                return max(1, math.ceil(until - now))
+            self._over.pop(who, None)
+        left = None
         try:
             for rate, window_ms in zip(self.rates, self._windows_ms, strict=True):
-                count, left_ms = self.counter.hit(who, window_ms)
+                count, left_ms = self.counter.hit(who, window_ms, cost)
                 if count > rate.limit:
-                    wait = max(wait or 0, math.ceil(left_ms / 1000), 1)
+                    left = max(left or 0, left_ms)
         except self.errors:
             return None  # fail open: the store's breaker logs the outage and keeps later calls fast
-        return wait
+        if left is None:
+            return None
+        if len(self._over) >= self.REMEMBERED:
+            self._over = {k: v for k, v in self._over.items() if v > now}
+            if len(self._over) >= self.REMEMBERED:
+                self._over.clear()
+        self._over[who] = now + left / 1000
+        return max(1, math.ceil(left / 1000))
 
     def describe(self, what: str) -> str:
         """``20 requests in 1 s`` (or several, joined by "or")."""
@@ -210,6 +246,46 @@ def seat_refused() -> None:
     """The request's token is no seat of the game the URL names: count it for its address, as
     if it had no token (429 ``rate_limited`` above the limit, else the handler's 401)."""
     _settle(address(), "this address")
+
+
+#: Log entries a request pays for; each further page of a replay costs one request more.
+REPLAY_PAGE = 200
+
+
+def replay_meter() -> Callable[[int, bool], int | None]:
+    """What replaying log entries costs this request's caller, usable after the request (a stream's
+    body runs outside it): ``charge(entries, first)`` counts the ``REPLAY_PAGE`` pages of
+    ``entries`` against the caller's seat (else its address), less the first page, which the request
+    itself paid when ``first``, and for a seat against its address too; it answers the seconds to
+    wait when either is over, else None. Call it after the handler has checked the token."""
+    limiter: RateLimiter | None = current_app.extensions.get("cardtable.rate_limiter")
+    if limiter is None:
+        return lambda entries, first: None
+    seat, addr = g.get(SEAT), address()
+
+    def charge(entries: int, first: bool) -> int | None:
+        pages = max(1, math.ceil(entries / REPLAY_PAGE))
+        if seat is None:
+            waits = [limiter.check(addr, pages - first)]
+        else:
+            waits = [limiter.check("seat:" + seat, pages - first), limiter.check(addr, pages)]
+        over = [w for w in waits if w is not None]
+        return max(over) if over else None
+
+    return charge
+
+
+def replaying(entries: int) -> None:
+    """The log route is about to answer ``entries`` entries: charge them (``replay_meter``), 429
+    ``rate_limited`` when the caller's seat or address is over."""
+    if entries <= 0:
+        return
+    wait = replay_meter()(entries, True)
+    if wait is not None:
+        limiter: RateLimiter = current_app.extensions["cardtable.rate_limiter"]
+        raise ApiError(429, "rate_limited", f"More than {limiter.describe('requests')} from this seat or its "
+                       f"address, counting a request for every {REPLAY_PAGE} log entries; ask for fewer "
+                       "(limit), or retry after the delay in Retry-After.", {"Retry-After": str(wait)})
 
 
 def creating() -> None:

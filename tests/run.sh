@@ -56,7 +56,7 @@ fi
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test,load]'
 
 .venv/bin/ruff check .
-.venv/bin/mypy engines bots schemas
+.venv/bin/mypy engines bots schemas service
 
 workers="${CARDTABLE_TEST_WORKERS:-2}"
 pytest=(.venv/bin/python -m pytest -p no:cacheprovider)

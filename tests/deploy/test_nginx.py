@@ -1,5 +1,6 @@
 """deploy/nginx in front of a real gunicorn, on loopback: slow requests are cut before gunicorn sees
-them, streams pass through unbuffered, one address is capped, and nginx's own errors are problem+json.
+them, streams pass through unbuffered, one address is capped in requests a second and in requests in
+progress (a flood is refused before gunicorn sees it), and nginx's own errors are problem+json.
 
 The config is the shipped one with ports and file paths replaced (tests/nginx.py). Debian's nginx
 is installed by tests/run.sh; the tests skip only where it cannot be. Clients use several loopback
@@ -13,6 +14,7 @@ import json
 import re
 import socket
 import subprocess
+import threading
 import time
 from collections.abc import Iterator
 
@@ -27,13 +29,32 @@ if nginx.binary() is None:
     pytest.skip("nginx is not installed (tests/run.sh installs Debian's)", allow_module_level=True)
 
 SITE = (nginx.NGINX / "cardtable.conf").read_text()
-RATE = 300  # requests per minute per address at the service: high enough for every test but one
+RATE = 150  # requests per minute per address at the service: high enough for every test but one
 KEEPALIVE = 6  # seconds between a stream's keep-alives (a stream's entry must not wait for one)
 
 
 def _directive(name: str) -> str:
     (value,) = re.findall(rf"^\s*{name}\s+([^;]+);", SITE, re.M)
     return value.strip()
+
+
+def _request_rate() -> tuple[int, int, int]:
+    """nginx's limit_req per address: requests a second, how many over it are answered at once, and
+    the burst (those between the two are delayed to the rate; past the burst, refused)."""
+    rate = re.fullmatch(r"\$binary_remote_addr zone=cardtable_rate:\S+ rate=(\d+)r/s", _directive("limit_req_zone"))
+    burst = re.fullmatch(r"zone=cardtable_rate burst=(\d+) delay=(\d+)", _directive("limit_req"))
+    assert rate and burst, "limit_req_zone and limit_req as these tests know them"
+    return int(rate.group(1)), int(burst.group(2)), int(burst.group(1))
+
+
+def _paced(count: int) -> Iterator[int]:
+    """``range(count)`` at 80 % of nginx's per-address rate: a test's many requests from one address
+    that must not meet nginx's rate limit."""
+    rate, _, _ = _request_rate()
+    started = time.monotonic()
+    for n in range(count):
+        time.sleep(max(0.0, started + n / (0.8 * rate) - time.monotonic()))
+        yield n
 
 
 @pytest.fixture(scope="module")
@@ -82,11 +103,37 @@ def _problem(data: bytes) -> tuple[int, dict[str, str], dict]:
     return int(lines[0].split()[1]), headers, json.loads(body)
 
 
-def _posts_seen(upstream: str) -> float:
-    """POST requests gunicorn has answered, from its /metrics."""
+def _requests_seen(upstream: str, method: str) -> float:
+    """Requests of ``method`` gunicorn has answered, from its /metrics."""
     text = Client(upstream).get("/metrics").body.decode()
     return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
-               if line.startswith("cardtable_requests_total{") and 'method="POST"' in line)
+               if line.startswith("cardtable_requests_total{") and f'method="{method}"' in line)
+
+
+def _posts_seen(upstream: str) -> float:
+    return _requests_seen(upstream, "POST")
+
+
+def _read_answers(sock: socket.socket, count: int) -> list[tuple[int, dict[str, str], bytes]]:
+    """``count`` answers with a Content-Length read off ``sock``: (status, headers, body)."""
+    sock.settimeout(30)
+    buffer, answers = b"", []
+    while len(answers) < count:
+        while b"\r\n\r\n" not in buffer:
+            chunk = sock.recv(65536)
+            assert chunk, f"the connection closed after {len(answers)} answers"
+            buffer += chunk
+        head, _, buffer = buffer.partition(b"\r\n\r\n")
+        lines = head.decode().split("\r\n")
+        headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+        length = int(headers["content-length"])
+        while len(buffer) < length:
+            chunk = sock.recv(65536)
+            assert chunk, "the connection closed inside an answer"
+            buffer += chunk
+        answers.append((int(lines[0].split()[1]), headers, buffer[:length]))
+        buffer = buffer[length:]
+    return answers
 
 
 def test_the_shipped_config_is_valid_nginx() -> None:
@@ -162,7 +209,7 @@ def test_one_address_has_at_most_the_limit_of_requests_in_progress(stack) -> Non
     gid = Client(url).post("/v1/sten/games", {"players": 2}).json["game_id"]
     path = f"/v1/sten/games/{gid}/events"
     source = "127.0.0.2"
-    streams = [_Stream(url, path, source) for _ in range(limit)]
+    streams = [_Stream(url, path, source) for _ in _paced(limit)]
     try:
         assert {s.status for s in streams} == {200}
         refused = _Stream(url, path, source)
@@ -228,7 +275,7 @@ def test_a_forged_x_forwarded_for_does_not_make_a_new_client(stack) -> None:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=("127.0.0.4", 0))
     statuses = []
     try:
-        for n in range(RATE + 1):
+        for n in _paced(RATE + 1):
             conn.request("GET", "/v1/games", headers={"X-Forwarded-For": f"10.9.{n // 250}.{n % 250}"})
             answer = conn.getresponse()
             answer.read()
@@ -236,3 +283,77 @@ def test_a_forged_x_forwarded_for_does_not_make_a_new_client(stack) -> None:
     finally:
         conn.close()
     assert statuses == [200] * RATE + [429]
+
+
+def test_a_flood_from_one_address_is_refused_by_nginx_before_gunicorn_sees_it(stack) -> None:
+    """Past its burst, one address gets nginx's rate: the rest of a flood sent at once is answered
+    429 rate_limited by nginx itself (no X-Request-Id: the service never saw it), as problem+json
+    with Retry-After; gunicorn counts only what nginx let through; another address is not affected."""
+    url, upstream = stack
+    rate, _, burst = _request_rate()
+    flood = 2 * burst
+    before = _requests_seen(upstream, "GET")
+    started = time.monotonic()
+    socks = [_connect(url, "127.0.0.6") for _ in range(flood)]
+    try:
+        for sock in socks:  # all in flight at once
+            sock.sendall(b"GET /v1/games HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        answers = [_read_answers(sock, 1)[0] for sock in socks]
+    finally:
+        for sock in socks:
+            sock.close()
+    elapsed = time.monotonic() - started
+    other, _ = _raw(url, b"GET /v1/games HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "127.0.0.7")
+    # the service answers carry its X-Request-Id; nginx's own refusals do not
+    refused = [(headers, body) for status, headers, body in answers if status == 429 and "x-request-id" not in headers]
+    assert len(refused) >= flood - burst - rate * elapsed - 1
+    for headers, body in refused:
+        assert headers["content-type"] == "application/problem+json" and int(headers["retry-after"]) >= 1
+        problem = json.loads(body)
+        assert (problem["status"], problem["code"]) == (429, "rate_limited")
+        assert f"{rate} requests a second" in problem["detail"]
+    seen = _requests_seen(upstream, "GET") - before
+    assert seen <= burst + rate * elapsed + 3, f"gunicorn saw {seen} of the flood"  # + the scrape, the other
+    assert other.startswith(b"HTTP/1.1 200 "), "another address is not affected"
+
+
+def test_a_client_that_asks_again_at_once_is_slowed_to_the_rate_not_answered_faster(stack) -> None:
+    """A client that sends its next request as soon as one is answered (a closed loop, as most
+    scripts are) gets the requests over the rate delayed, not refused: it ends up at nginx's rate,
+    costing nothing while it waits, where refusals would be answered as fast as it asks."""
+    url, _ = stack
+    rate, at_once, burst = _request_rate()
+    connections, seconds = 8, 3.0
+    assert connections < burst - at_once, "never more in flight than nginx delays"
+    statuses: list[int] = []
+    lock = threading.Lock()
+    deadline = time.monotonic() + seconds
+
+    def loop() -> None:
+        with _connect(url, "127.0.0.8") as sock:
+            while time.monotonic() < deadline:
+                sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")  # exempt from the service's limit
+                ((status, _, _),) = _read_answers(sock, 1)
+                with lock:
+                    statuses.append(status)
+
+    threads = [threading.Thread(target=loop) for _ in range(connections)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(seconds + 30)
+    assert set(statuses) == {200}, "delayed, never refused"
+    assert at_once < len(statuses) <= at_once + rate * seconds + connections, len(statuses)
+
+
+def test_nginx_rate_is_well_above_the_service_rate_per_seat() -> None:
+    """Seats behind one address (a NAT) each have the service's rate; nginx's per address must leave
+    them room, and bound what one address sends in all."""
+    from service.ratelimit import Rate
+
+    shipped = re.search(r'setdefault\("CARDTABLE_RATE_LIMIT", "([^"]+)"\)',
+                        (nginx.NGINX.parent / "gunicorn.conf.py").read_text())
+    assert shipped
+    per_seat = Rate.parse(shipped.group(1))
+    rate, at_once, burst = _request_rate()
+    assert rate >= 2 * per_seat.limit / per_seat.window and burst > at_once >= rate
