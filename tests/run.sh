@@ -11,8 +11,9 @@
 #      bench smoke test, long playouts), one at a time, so that no test's timing is disturbed by
 #      another's.
 #
-# Both tiers run every time, here and in CI (.ci/run calls exactly this): the whole suite in about
-# four minutes on 2 cores. `bash tests/run.sh --fast` runs the fast tier alone, while you work.
+# Both tiers run every time, here and in CI (.ci/run calls exactly this): on 2 cores the fast tier
+# takes about two and a half minutes and the slow tier about as long. `bash tests/run.sh --fast`
+# runs the fast tier alone, while you work.
 #
 # Extra arguments go to pytest in each tier, e.g. `bash tests/run.sh -k sten`. With none (the whole
 # suite), a tier that collects no test fails the run. With a selection, a tier it leaves empty is
