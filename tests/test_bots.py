@@ -240,7 +240,7 @@ def test_one_listed_move_is_played_without_a_search() -> None:
                 search(engine, state, seat, random.Random("one"), SMALL, stats=stats)
                 assert stats.skipped and stats.simulations == 0
                 return
-    pytest.skip("no position with a single listed move among the samples")
+    raise AssertionError("no position with a single listed move among the samples: the test checked nothing")
 
 
 def test_a_request_plays_strong_within_its_bound_then_greedy() -> None:
