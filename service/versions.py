@@ -11,15 +11,18 @@ move, a view) starts from there instead of decoding again. The number of version
 
 from __future__ import annotations
 
+import contextlib
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
 from engines.core import Engine
 
-#: Versions kept per worker (every game together): the games moved in about the last second of a
-#: busy worker. A version kept takes 5-30 KiB (its decoded state most), so a worker keeps at most
-#: some 15 MiB.
-KEPT = 512
+#: Versions kept per worker (every game together): the ones its last few hundred requests read or
+#: wrote, which the next requests of those games (the seats' views after a move, the next move) ask
+#: for again. A version kept takes about 13 KiB (Sten) to 52 KiB (Kanaster, its decoded state and
+#: two views), so a worker keeps at most some 3-13 MiB.
+KEPT = 256
 
 
 class Stored:
@@ -59,29 +62,31 @@ class Versions:
 
     def __init__(self, size: int = KEPT) -> None:
         self.size = size
-        self._kept: dict[tuple[str, int], Stored] = {}  # in order of last use
+        self._kept: OrderedDict[tuple[str, int], Stored] = OrderedDict()  # in order of last use
 
     def get(self, game_id: str, version: int, snapshot: bytes, engine: Engine) -> Stored | None:
         """The version kept for exactly these stored bytes, else None."""
         key = (game_id, version)
-        stored = self._kept.pop(key, None)
+        stored = self._kept.get(key)
         if stored is None:
             return None
         if stored.snapshot != snapshot or stored.engine is not engine:
-            return None  # other bytes under this id and number: forgotten
-        self._kept[key] = stored  # the most recently used now
+            self._kept.pop(key, None)  # other bytes under this id and number: forgotten
+            return None
+        with contextlib.suppress(KeyError):  # (dropped by another thread meanwhile)
+            self._kept.move_to_end(key)  # the most recently used now
         return stored
 
     def keep(self, game_id: str, stored: Stored) -> None:
         if self.size <= 0:
             return
         key = (game_id, stored.version)
-        self._kept.pop(key, None)
         self._kept[key] = stored
+        self._kept.move_to_end(key)
         while len(self._kept) > self.size:
             try:
-                self._kept.pop(next(iter(self._kept)))
-            except (KeyError, RuntimeError, StopIteration):  # another thread changed it meanwhile
+                self._kept.popitem(last=False)
+            except KeyError:  # emptied by another thread meanwhile
                 break
 
     def clear(self) -> None:
