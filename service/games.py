@@ -426,35 +426,40 @@ class _Game:
         start = loaded.version if since < 0 else since
         charge = ratelimit.replay_meter()  # a catch-up costs a request per page, this one the first
         behind = start < loaded.version
-        if behind and (wait := charge(STREAM_BATCH, True)) is not None:
+        if behind and (wait := charge(ratelimit.REPLAY_PAGE, True)) is not None:
             return Response(_over_rate(wait), status=200, mimetype="text/event-stream",
                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
         held = slots.hold_stream()  # 429 over the caller's cap, before subscribing to anything
         bell = rt.store.hub.subscribe(game_id)  # before reading: a later commit rings it
         over_at = loaded.version if self.engine.result(self.engine.decode(record["state"])) is not None else None
-        body = held.streaming(self._stream(game_id, seat, start, over_at, bell, rt, charge),
+        body = held.streaming(self._stream(game_id, seat, start, over_at, bell, rt, charge, behind),
                               bell.close)  # even unstarted
         return Response(body, status=200,
                         mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
     def _stream(self, game_id: str, seat: int | None, last: int, over_at: int | None, bell: Any,
-                rt: Runtime, charge: Callable[[int, bool], int | None] | None = None) -> Iterator[bytes]:
+                rt: Runtime, charge: Callable[[int, bool], int | None] | None = None,
+                behind: bool = False) -> Iterator[bytes]:
         """The body of ``events``: pages of ``STREAM_BATCH`` entries, the worker's other requests
-        served between two pages, at most ``rt.stream_max_entries`` entries in all. Each page after
-        a full one (a catch-up; ``events`` charged the first) is ``charge``d against the rate limit
-        (``ratelimit.replay_meter``); over it, the stream closes with ``retry:``."""
+        served between two pages, at most ``rt.stream_max_entries`` entries in all. A catch-up
+        (``behind`` the game at the start, or after a full page) is ``charge``d a request per
+        ``ratelimit.REPLAY_PAGE`` entries, ``events`` having charged the first; over the rate limit
+        the stream closes with ``retry:``."""
         deadline = time.monotonic() + rt.stream_max_seconds
         sent = 0
-        behind = False
+        replayed, paid = 0, ratelimit.REPLAY_PAGE if behind else 0  # entries caught up on, and paid for
         try:
             yield b": connected\n\n"
             while True:
                 page = min(STREAM_BATCH, rt.stream_max_entries - sent)
-                if behind and charge is not None and (wait := charge(page, False)) is not None:
-                    yield _over_rate(wait)
-                    return
+                if behind and charge is not None and replayed >= paid:
+                    if (wait := charge(ratelimit.REPLAY_PAGE, False)) is not None:
+                        yield _over_rate(wait)
+                        return
+                    paid += ratelimit.REPLAY_PAGE
                 raws = rt.store.log(game_id, last, page)
+                replayed += len(raws) if behind else 0
                 frames = []
                 for raw in raws:
                     entry = self.entry_for(raw, seat)
@@ -598,8 +603,8 @@ P429_HELD = (429, "rate_limited (over CARDTABLE_RATE_LIMIT for the caller's seat
                   "polls as it may); retry after `Retry-After`")
 
 P429_LOG = (429, "rate_limited: over CARDTABLE_RATE_LIMIT for the caller's seat, or else its address; the entries "
-                 "asked for count a request per 200 (a seat's count against its address too); ask for fewer "
-                 "(`limit`) or retry after `Retry-After`")
+                 f"asked for count a request per {ratelimit.REPLAY_PAGE} (a seat's count against its address too); "
+                 "ask for fewer (`limit`) or retry after `Retry-After`")
 
 RETRY_AFTER = {"Retry-After": {"description": "seconds to wait before retrying", "schema": {"type": "integer"}}}
 BEARER_OPTIONAL = [{}, {"seatToken": []}]
@@ -627,8 +632,8 @@ STREAM_DESCRIPTION = (
     "`: keep-alive` comment at least every 15 s; after the game is over, `event: end` with "
     "`data: {\"version\": V}`, and the stream closes. It also closes after an hour or "
     f"{STREAM_MAX_ENTRIES:,} entries (the server's defaults; a `:` comment says so), when the store is lost, "
-    "or when catching up takes the caller over its rate limit (every 200 entries after the first cost a "
-    "request; a `retry:` field gives the delay): reconnect with `Last-Event-ID`, nothing is missed or "
+    f"or when catching up takes the caller over its rate limit (every {ratelimit.REPLAY_PAGE} entries after the "
+    "first cost a request; a `retry:` field gives the delay): reconnect with `Last-Event-ID`, nothing is missed or "
     "repeated.")
 CACHED = {"Cache-Control": {"description": "`private, no-cache` for a seat (its hidden cards stay in the caller's "
                                            "own cache), `public, no-cache` for the spectator",
