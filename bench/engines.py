@@ -28,7 +28,7 @@ from engines.core import Engine
 
 #: Column name -> what it times (one call on one position).
 COLUMNS = ("apply", "view", "view_spec", "legal", "encode", "decode", "dumps", "loads", "redact")
-#: What a move request costs in the engine (service/games.py ``submit``): decode the
+#: What a move request costs in the engine (service/moves.py ``submit``): decode the
 #: snapshot, apply the move, encode the new state, the mover's view and legal moves.
 REQUEST_PARTS = ("decode", "apply", "encode", "view", "legal")
 MAX_MOVES_PER_GAME = 5_000  # a game that has not ended by then is cut off (and counted)

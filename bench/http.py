@@ -1,12 +1,14 @@
 """HTTP throughput and latency of the real service next to the "floor" (bench/floor_app.py).
 
-``python -m bench.http [--seconds 8] [--rounds 2] [--clients 4] [--workers 2] [--game ID] [--players N]``
+``python -m bench.http [--seconds 8] [--rounds 2] [--clients 4] [--workers 2] [--game ID|all] [--players N]``
 
 One run: starts one redis-server on a spare loopback port, gunicorn with the real app and
 gunicorn with the floor app (both ``-c deploy/gunicorn.conf.py``, the same worker count),
 creates games through the real API, seeds the floor's keys with copies of the very same
 snapshots, then drives a bounded closed-loop load (``--clients`` processes, each one
-request at a time) against
+request at a time) against the endpoints below. ``--game all`` does it for every registered
+game in turn on the same servers and ends with one table of every game. Each game is played at
+its usual table (``--players``, default 4, clamped to the game's range: Conquian seats 2)
 
 - (a) GET a seat's view: real ``GET /v1/<game>/games/<id>`` with a seat token vs floor
   ``GET /floor/<id>`` (one HMGET + json round trip of the snapshot);
@@ -20,9 +22,12 @@ engine runs in the client while the clock runs. The floor gets the same request 
 
 Prints requests/second, latency p50/p95/p99, errors, and the CPU time per request of the
 gunicorn workers and of redis-server (from /proc), the real/floor throughput ratio per
-endpoint (target >= 0.7), and the engine work of one move request (bench.engines) next to
-the floor's per-request time. Everything is bounded: fixed duration, fixed request lists,
-socket timeouts; all processes started here are stopped at the end.
+endpoint (targets: view >= 0.9, move >= 0.8), and the engine work of one move request
+(bench.engines) next to the floor's per-request time. The service's shipped limits that the
+floor does not have are switched off (the rate and create limits, the stream caps, the body
+deadline): the load comes from one address, and the floor pays for none of them. Everything is
+bounded: fixed duration, fixed request lists, socket timeouts; all processes started here are
+stopped at the end.
 """
 
 from __future__ import annotations
@@ -60,6 +65,10 @@ SOCKET_TIMEOUT = 10.0
 #: Upper bound of the real service's move rate used to size the pre-played move lists; a
 #: client that runs out of moves stops early and the report says so.
 MAX_MOVE_RATE = 3000  # moves/s the real side could at most consume; more are prepared than it can use
+#: The usual table: this many players, or the game's nearest allowed count (Conquian seats 2).
+USUAL_PLAYERS = 4
+#: The targets of real/floor throughput.
+TARGETS = {"view": 0.9, "move": 0.8}
 
 
 # --- servers ---------------------------------------------------------------------------------
@@ -103,9 +112,12 @@ def gunicorn(app: str, redis_url: str, workers: int, log_level: str) -> Iterator
     env = dict(os.environ)
     env.update({"REDIS_URL": redis_url, "CARDTABLE_BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": str(workers),
                 "CARDTABLE_ALLOW_FIXED_DEALS": "1", "CARDTABLE_LOG_LEVEL": log_level,
-                # the load comes from one address: the production rate limit would measure itself
+                # the load comes from one address: the production rate limit would measure itself;
+                # and the floor has no limits at all: neither the create limit, the stream caps nor
+                # the deadline for a request's body (a timer per request with a body)
                 "CARDTABLE_RATE_LIMIT": "off", "CARDTABLE_CREATE_LIMIT": "off",
-                "CARDTABLE_STREAMS_PER_SEAT": "0", "CARDTABLE_STREAMS_PER_ADDRESS": "0"})
+                "CARDTABLE_STREAMS_PER_SEAT": "0", "CARDTABLE_STREAMS_PER_ADDRESS": "0",
+                "CARDTABLE_BODY_TIMEOUT": env.get("CARDTABLE_BODY_TIMEOUT", "0")})
     errlog = tempfile.TemporaryFile()  # noqa: SIM115 -- closed below, after the server stops
     proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy" / "gunicorn.conf.py"),
                              "--max-requests", "0", app],
@@ -260,14 +272,16 @@ def play_locally(engine: Engine, players: int, seed: str, cap: int = 5_000) -> l
     return moves
 
 
-def prepare(port: int, redis_url: str, game: str, players: int, want_moves: int, prefix: str) -> list[Game]:
-    """Create real games until they hold ``want_moves`` moves, and a floor copy of each."""
+def prepare(port: int, redis_url: str, game: str, players: int, want_moves: int, prefix: str,
+            want_games: int = 1) -> list[Game]:
+    """Create real games until they hold ``want_moves`` moves and number at least ``want_games``
+    (every client gets one), and a floor copy of each."""
     engine = REGISTRY[game]
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=SOCKET_TIMEOUT)
     rds = make_client(redis_url)
     games: list[Game] = []
     total = 0
-    while total < want_moves:
+    while total < want_moves or len(games) < want_games:
         seed = f"{prefix}-{len(games)}"
         created = api(conn, "POST", f"/v1/{game}/games", {"players": players, "seed": seed})
         moves = play_locally(engine, players, seed)
@@ -296,6 +310,7 @@ class Phase:
     redis_cpu: float = 0.0
     client_cpu: float = 0.0
     exhausted: int = 0
+    rounds: list[float] = field(default_factory=list)  # requests/second of each round
 
     def add(self, other: Phase) -> None:
         self.seconds += other.seconds
@@ -317,6 +332,11 @@ class Phase:
     @property
     def errors(self) -> int:
         return sum(n for s, n in self.statuses.items() if s != 200)
+
+    @property
+    def cpu_per_request(self) -> float:
+        """Worker CPU microseconds per request."""
+        return self.worker_cpu / max(1, self.count) * 1e6
 
 
 def run_phase(pool: ProcessPoolExecutor, endpoint: str, side: str, port: int, master: subprocess.Popen[bytes],
@@ -364,6 +384,18 @@ def split(games: Sequence[Game], clients: int) -> list[list[Game]]:
     return [list(games[i::clients]) for i in range(clients)]
 
 
+def split_moves(games: Sequence[Game], clients: int) -> list[list[Game]]:
+    """Whole games per client, each game to the client with the fewest moves so far: games differ
+    in length, and a client that runs out of moves stops early."""
+    shares: list[list[Game]] = [[] for _ in range(clients)]
+    counts = [0] * clients
+    for g in games:
+        i = counts.index(min(counts))
+        shares[i].append(g)
+        counts[i] += len(g.moves)
+    return shares
+
+
 # --- report ----------------------------------------------------------------------------------
 
 
@@ -371,7 +403,8 @@ def pct_ms(values: Sequence[int], q: float) -> str:
     return f"{engine_bench.percentile(values, q) / 1e6:.2f}"
 
 
-def report(phases: dict[tuple[str, str], Phase], work: tuple[float, float], game: str) -> None:
+def report(phases: dict[tuple[str, str], Phase], work: tuple[float, float], game: str) -> Row:
+    """The detailed figures of one game; returns its row of the summary."""
     print(f"{'endpoint':<9}{'side':<7}{'req/s':>8}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'requests':>10}"
           f"{'errors':>8}{'worker CPU us/req':>19}{'redis us/req':>14}{'client us/req':>15}")
     for (endpoint, side), p in phases.items():
@@ -384,16 +417,22 @@ def report(phases: dict[tuple[str, str], Phase], work: tuple[float, float], game
         if p.exhausted:
             print(f"{'':<16}WARNING: {p.exhausted} client(s) ran out of prepared moves before the end")
     print()
+    row = Row(game, 0)
     for endpoint in ("view", "move"):
         real, floor = phases[(endpoint, "real")], phases[(endpoint, "floor")]
         ratio = real.rps / floor.rps if floor.rps else 0.0
-        cpu_ratio = (floor.worker_cpu / max(1, floor.count)) / (real.worker_cpu / max(1, real.count)) \
-            if real.worker_cpu else 0.0
-        verdict = "ok" if ratio >= 0.7 else "BELOW TARGET"
-        print(f"throughput real/floor, {endpoint}: {ratio:.2f}  (target >= 0.7: {verdict}); "
+        cpu = (real.cpu_per_request, floor.cpu_per_request)
+        cpu_ratio = cpu[1] / cpu[0] if cpu[0] else 0.0
+        target = TARGETS[endpoint]
+        verdict = "ok" if ratio >= target else "BELOW TARGET"
+        per_round = ", ".join(f"{r / f:.2f}" for r, f in zip(real.rounds, floor.rounds, strict=False) if f)
+        print(f"throughput real/floor, {endpoint}: {ratio:.2f}  (target >= {target}: {verdict}; rounds {per_round}); "
               f"worker CPU per request floor/real: {cpu_ratio:.2f}")
+        row.ratios[endpoint] = ratio
+        row.cpu[endpoint] = cpu
+        row.errors += real.errors + floor.errors + real.exhausted + floor.exhausted
     floor = phases[("move", "floor")]
-    floor_cpu = floor.worker_cpu / max(1, floor.count) * 1e6
+    floor_cpu = floor.cpu_per_request
     floor_p50 = engine_bench.percentile(floor.latencies, 50) / 1000
     med, p95 = work
     print()
@@ -401,10 +440,91 @@ def report(phases: dict[tuple[str, str], Phase], work: tuple[float, float], game
           f"median {med:.0f} us, p95 {p95:.0f} us")
     print(f"floor move request: worker CPU {floor_cpu:.0f} us/req, latency p50 {floor_p50:.0f} us")
     print(f"engine work / floor per-request: {med / floor_cpu:.2f} of the floor's worker CPU, "
-          f"{med / floor_p50:.2f} of its p50 latency (target: well under 0.1)")
+          f"{med / floor_p50:.2f} of its p50 latency")
+    row.engine_us = med
+    return row
+
+
+@dataclass
+class Row:
+    """One game's line of the summary."""
+
+    game: str
+    players: int
+    ratios: dict[str, float] = field(default_factory=dict)  # endpoint -> real/floor throughput
+    cpu: dict[str, tuple[float, float]] = field(default_factory=dict)  # endpoint -> worker us/req (real, floor)
+    engine_us: float = 0.0
+    errors: int = 0
+
+
+def summary(rows: Sequence[Row]) -> None:
+    """Every game in one table: throughput real/floor and worker CPU per request."""
+    print(f"\nsummary (targets: view >= {TARGETS['view']}, move >= {TARGETS['move']} of the floor)")
+    print("| game (players) | view real/floor | move real/floor | worker CPU per view, real vs floor "
+          "| worker CPU per move, real vs floor | engine work of a move (median) |")
+    print("|---|---|---|---|---|---|")
+    for r in rows:
+        marks = {e: "" if r.ratios[e] >= TARGETS[e] else " (below)" for e in TARGETS}
+        print(f"| {r.game} ({r.players}) | {r.ratios['view']:.2f}{marks['view']} | {r.ratios['move']:.2f}"
+              f"{marks['move']} | {r.cpu['view'][0]:.0f} vs {r.cpu['view'][1]:.0f} us "
+              f"| {r.cpu['move'][0]:.0f} vs {r.cpu['move'][1]:.0f} us | {r.engine_us:.0f} us |")
+    if any(r.errors for r in rows):
+        print("errors or exhausted clients: " + ", ".join(f"{r.game} {r.errors}" for r in rows if r.errors))
 
 
 # --- main ------------------------------------------------------------------------------------
+
+
+def table_size(engine: Engine, players: int | None) -> int:
+    """``players`` (the usual table when None) clamped to what the game seats."""
+    wanted = USUAL_PLAYERS if players is None else players
+    return min(max(wanted, engine.players.start), engine.players.stop - 1)
+
+
+def run_game(args: argparse.Namespace, game: str, redis: tuple[str, subprocess.Popen[bytes]],
+             real: tuple[int, subprocess.Popen[bytes]], floor: tuple[int, subprocess.Popen[bytes]]) -> Row:
+    """Prepare ``game``'s games, run its view and move phases on both sides, report them."""
+    engine = REGISTRY[game]
+    players = table_size(engine, args.players)
+    print(f"\n=== {game}, {players} players")
+    work = engine_bench.measure(engine, seconds=2.0, max_moves=2_000)
+    work_fig = (engine_bench.percentile(work.request, 50) / 1000, engine_bench.percentile(work.request, 95) / 1000)
+    redis_url, redis_proc = redis
+    (real_port, real_master), (floor_port, floor_master) = real, floor
+    t0 = time.monotonic()
+    want = int(MAX_MOVE_RATE * args.seconds * args.rounds + MAX_MOVE_RATE * args.warmup * args.rounds)
+    games = prepare(real_port, redis_url, game, players, want, prefix=f"bench{os.getpid()}-{game}",
+                    want_games=args.clients)
+    print(f"prepared {len(games)} games ({sum(len(g.moves) for g in games)} legal moves) and their floor "
+          f"copies in {time.monotonic() - t0:.1f} s")
+    shares = split_moves(games, args.clients)
+    view_games = games[: max(args.clients, 200)]
+    view_shares = split(view_games, args.clients)
+    reqs = {
+        ("view", "real"): [view_requests(s, game, real_port, False) for s in view_shares],
+        ("view", "floor"): [view_requests(s, game, floor_port, True) for s in view_shares],
+        ("move", "real"): [move_requests(s, game, real_port, False) for s in shares],
+        ("move", "floor"): [move_requests(s, game, floor_port, True) for s in shares],
+    }
+    ports = {"real": (real_port, real_master), "floor": (floor_port, floor_master)}
+    positions = {k: [0] * args.clients for k in reqs}
+    phases: dict[tuple[str, str], Phase] = {k: Phase(*k) for k in reqs}
+    with ProcessPoolExecutor(args.clients, mp_context=get_context("fork")) as pool:
+        for endpoint in ("view", "move"):
+            for i in range(args.rounds):
+                # real, floor, then floor, real: a steady drift of the machine's load hits both alike
+                for side in ("real", "floor") if i % 2 == 0 else ("floor", "real"):
+                    key = (endpoint, side)
+                    port, master = ports[side]
+                    cycle = endpoint == "view" or side == "floor"  # the floor takes any move again
+                    got = run_phase(pool, endpoint, side, port, master, redis_proc, reqs[key], positions[key],
+                                    cycle=cycle, warmup=args.warmup, seconds=args.seconds)
+                    phases[key].add(got)
+                    phases[key].rounds.append(got.rps)
+    print()
+    row = report(phases, work_fig, game)
+    row.players = players
+    return row
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -415,62 +535,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=2, help="real/floor alternations per endpoint (default 2)")
     parser.add_argument("--clients", type=int, default=4, help="closed-loop client processes (default 4)")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers, each side (default 2)")
-    parser.add_argument("--game", default=first, help=f"game to play (default: the first registered, {first})")
-    parser.add_argument("--players", type=int, default=4, help="players per game, clamped to the game's range")
+    parser.add_argument("--game", default=first,
+                        help=f"game to play, or `all` for every game in turn (default: the first registered, {first})")
+    parser.add_argument("--players", type=int, default=None,
+                        help=f"players per game, clamped to the game's range (default {USUAL_PLAYERS})")
     parser.add_argument("--log-level", default="info",
                         help="CARDTABLE_LOG_LEVEL of both servers (default info, production's: one JSON access-log "
                              "line per request from the real service, written to a temporary file)")
     args = parser.parse_args(argv)
-    if args.game not in REGISTRY:
-        parser.error(f"unknown game {args.game!r}; registered: {list(REGISTRY)}")
+    if args.game != "all" and args.game not in REGISTRY:
+        parser.error(f"unknown game {args.game!r}; registered: {list(REGISTRY)} or all")
     if not (0 < args.seconds <= 30 and 0 < args.rounds <= 5 and 0 < args.clients <= 32 and 0 < args.workers <= 16):
         parser.error("keep it bounded: seconds <= 30, rounds <= 5, clients <= 32, workers <= 16")
-    engine = REGISTRY[args.game]
-    players = min(max(args.players, engine.players.start), engine.players.stop - 1)
+    games = list(REGISTRY) if args.game == "all" else [args.game]
     t_run = time.monotonic()
-    print(f"bench.http: game {args.game}, {players} players; gunicorn -c deploy/gunicorn.conf.py, {args.workers} "
-          f"workers each side (gevent unless CARDTABLE_WORKER_CLASS says otherwise); "
-          f"{args.clients} closed-loop client processes; {args.rounds} round(s) x "
-          f"{args.seconds:g} s per endpoint and side (+{args.warmup:g} s warm-up); {os.cpu_count()} CPUs")
-
-    work = engine_bench.measure(engine, seconds=2.0, max_moves=2_000)
-    work_fig = (engine_bench.percentile(work.request, 50) / 1000, engine_bench.percentile(work.request, 95) / 1000)
-
+    print(f"bench.http: {', '.join(f'{g} ({table_size(REGISTRY[g], args.players)})' for g in games)}; "
+          f"gunicorn -c deploy/gunicorn.conf.py, {args.workers} workers each side (gevent unless "
+          f"CARDTABLE_WORKER_CLASS says otherwise); {args.clients} closed-loop client processes; "
+          f"{args.rounds} round(s) x {args.seconds:g} s per endpoint and side (+{args.warmup:g} s warm-up); "
+          f"{os.cpu_count()} CPUs")
+    rows = []
     with ExitStack() as stack:
-        redis_url, redis_proc = stack.enter_context(redis_server())
-        real_port, real_master = stack.enter_context(
-            gunicorn("service.app:create_app()", redis_url, args.workers, args.log_level))
-        floor_port, floor_master = stack.enter_context(
-            gunicorn("bench.floor_app:create_app()", redis_url, args.workers, args.log_level))
-        t0 = time.monotonic()
-        want = int(MAX_MOVE_RATE * args.seconds * args.rounds + MAX_MOVE_RATE * args.warmup * args.rounds)
-        games = prepare(real_port, redis_url, args.game, players, want, prefix=f"bench{os.getpid()}")
-        print(f"prepared {len(games)} games ({sum(len(g.moves) for g in games)} legal moves) and their floor "
-              f"copies in {time.monotonic() - t0:.1f} s")
-        shares = split(games, args.clients)
-        view_games = games[: max(args.clients, 200)]
-        view_shares = split(view_games, args.clients)
-        reqs = {
-            ("view", "real"): [view_requests(s, args.game, real_port, False) for s in view_shares],
-            ("view", "floor"): [view_requests(s, args.game, floor_port, True) for s in view_shares],
-            ("move", "real"): [move_requests(s, args.game, real_port, False) for s in shares],
-            ("move", "floor"): [move_requests(s, args.game, floor_port, True) for s in shares],
-        }
-        ports = {"real": (real_port, real_master), "floor": (floor_port, floor_master)}
-        positions = {k: [0] * args.clients for k in reqs}
-        phases: dict[tuple[str, str], Phase] = {k: Phase(*k) for k in reqs}
-        with ProcessPoolExecutor(args.clients, mp_context=get_context("fork")) as pool:
-            for endpoint in ("view", "move"):
-                for _ in range(args.rounds):
-                    for side in ("real", "floor"):
-                        key = (endpoint, side)
-                        port, master = ports[side]
-                        cycle = endpoint == "view" or side == "floor"  # the floor takes any move again
-                        got = run_phase(pool, endpoint, side, port, master, redis_proc, reqs[key], positions[key],
-                                        cycle=cycle, warmup=args.warmup, seconds=args.seconds)
-                        phases[key].add(got)
-    print()
-    report(phases, work_fig, args.game)
+        redis = stack.enter_context(redis_server())
+        real = stack.enter_context(gunicorn("service.app:create_app()", redis[0], args.workers, args.log_level))
+        floor = stack.enter_context(gunicorn("bench.floor_app:create_app()", redis[0], args.workers,
+                                             args.log_level))
+        for game in games:
+            rows.append(run_game(args, game, redis, real, floor))
+    summary(rows)
     print(f"\n(total run {time.monotonic() - t_run:.0f} s)")
     return 0
 

@@ -6,20 +6,22 @@ Calls each app's WSGI callable directly (what a gunicorn worker does once it has
 the request; the WSGI environ is built before the clock starts) and reports the CPU time
 of this thread per request (the waits for Redis and any time the process is descheduled
 on a shared machine are left out; wall time is shown too). Variants peel the real move
-request apart: without the JSON access log, without any observability hook, through a
-plain Flask route instead of flask-smorest/webargs, and the handler alone. All variants
-are measured interleaved, request by request, so that they see the same machine load.
-Then each step of the move handler on its own, and a cProfile (CPU clock) of real move
-requests: top functions by own and by cumulative time, in microseconds per request
-(cProfile inflates small calls; read it for shares, the timed rows for absolutes).
-Bounded by ``--requests``; starts and stops its own redis-server.
+request apart: without the JSON access log, without any observability hook, the handler alone
+(``service.moves.submit`` in a pushed request context), and with no game version kept from one
+request to the next (``service.versions``: every view and move reads and decodes its game anew,
+as on a worker that has not seen the game's current version). All variants are measured
+interleaved, request by request, so that they see the same machine load. Then each step of the
+move handler on its own, over the positions of the games played (median and mean: a step's cost
+moves with the position), and a cProfile (CPU clock) of real move requests: top functions by own
+and by cumulative time, in microseconds per request (cProfile inflates small calls; read it for
+shares, the timed rows for absolutes). The game is played at its usual table (``--players``,
+as ``bench.http``). Bounded by ``--requests``; starts and stops its own redis-server.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
-import hashlib
 import io
 import json
 import os
@@ -33,10 +35,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from werkzeug.test import EnvironBuilder
 
 from bench.floor_app import seed_game
-from bench.http import play_locally, redis_server
+from bench.http import USUAL_PLAYERS, play_locally, redis_server, table_size
 from engines import REGISTRY
 from engines.core import move_from_json
 
@@ -83,8 +86,13 @@ class Variant:
         return statistics.median(self.cpu)
 
 
-def wsgi_runner(app: Any) -> Callable[[dict[str, Any]], tuple[int, int]]:
+def wsgi_runner(app: Any, forget: bool = False) -> Callable[[dict[str, Any]], tuple[int, int]]:
+    """Times one request; ``forget``: the app keeps no game version from one request to the next."""
+    versions = app.extensions["cardtable"].versions if forget else None
+
     def run(environ: dict[str, Any]) -> tuple[int, int]:
+        if versions is not None:
+            versions.clear()
         c0, t0 = time.thread_time_ns(), time.perf_counter_ns()
         status = _call(app, environ)
         c1, t1 = time.thread_time_ns(), time.perf_counter_ns()
@@ -114,18 +122,20 @@ def table(title: str, variants: Sequence[Variant], base: Variant | None = None) 
               f"{statistics.median(v.wall):>9.0f}{extra}")
 
 
-def steps(pairs: Sequence[tuple[str, Callable[[], Any]]], rounds: int = 500) -> None:
-    """Median CPU time of each step, the steps interleaved round by round."""
+def steps(pairs: Sequence[tuple[str, Callable[[Any], Any]]], items: Sequence[Any]) -> None:
+    """CPU time of each step on every item (a position), the steps interleaved item by item:
+    median and mean per step, and the sum of the means."""
     times: dict[str, list[float]] = {name: [] for name, _ in pairs}
     for _, fn in pairs:
-        fn()
-    for _ in range(rounds):
+        fn(items[0])
+    for item in items:
         for name, fn in pairs:
             t0 = time.thread_time_ns()
-            fn()
+            fn(item)
             times[name].append((time.thread_time_ns() - t0) / 1000)
+    print(f"  {'':<62} {'median':>7} {'mean':>7}   (us)")
     for name, _ in pairs:
-        print(f"  {name:<60} {statistics.median(times[name]):7.1f} us")
+        print(f"  {name:<62} {statistics.median(times[name]):7.1f} {statistics.mean(times[name]):7.1f}")
 
 
 def _short(path: str) -> str:
@@ -155,14 +165,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     first = next(iter(REGISTRY))
     parser = argparse.ArgumentParser(prog="python -m bench.profile_app", description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default=first, help=f"game to play (default {first})")
-    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--players", type=int, default=None,
+                        help=f"players, clamped to the game's range (default {USUAL_PLAYERS})")
     parser.add_argument("--requests", type=int, default=1500, help="requests per variant (default 1500)")
     parser.add_argument("--top", type=int, default=25, help="functions listed by the profile (default 25)")
     args = parser.parse_args(argv)
     if args.game not in REGISTRY:
         parser.error(f"unknown game {args.game!r}; registered: {list(REGISTRY)}")
     engine = REGISTRY[args.game]
-    players = min(max(args.players, engine.players.start), engine.players.stop - 1)
+    players = table_size(engine, args.players)
     n = max(100, min(args.requests, 10_000))
     move_variants = 6  # slices of fresh legal moves: 5 move variants + the profile
 
@@ -178,25 +189,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bench.floor_app import make_client
         from schemas import SCHEMAS
         from schemas.common import build
-        from service import auth
+        from service import auth, log, moves, view
         from service.app import create_app
         from service.config import Settings
-        from service.games import _Game
         from service.records import dumps, loads_record
+        from service.runtime import Game
 
         stderr, sys.stderr = sys.stderr, sink  # the log handler binds the stream it is made with
         try:
             real = create_app(Settings.from_env(redis_url=redis_url, allow_fixed_deals=True))
             no_log = create_app(Settings.from_env(redis_url=redis_url, allow_fixed_deals=True, request_log=False))
+            forgetful = create_app(Settings.from_env(redis_url=redis_url, allow_fixed_deals=True))
             bare = create_app(Settings.from_env(redis_url=redis_url, allow_fixed_deals=True))
             floor = floor_app()
         finally:
             sys.stderr = stderr
         real.extensions["cardtable.access_log"].stream = sink  # access lines are written when due
+        forgetful.extensions["cardtable.access_log"].stream = sink
         bare.wsgi_app = bare.wsgi_app.app  # unwrap the observability middleware
-        game = _Game(engine, build(engine, SCHEMAS[args.game]))
-        bare.add_url_rule("/raw/<game_id>/moves", "raw_submit",
-                          lambda game_id: game.submit(game_id), methods=["POST"])
+        game = Game(engine, build(engine, SCHEMAS[args.game]))  # as service.blueprint makes it
         rds = make_client(redis_url)
         client = real.test_client()
 
@@ -209,9 +220,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             snapshot = rds.hget(f"cardtable:game:{{{created['game_id']}}}", "s")
             floor_id = f"floor-profile-{len(games)}"
             seed_game(rds, floor_id, snapshot)
-            moves = play_locally(engine, players, seed)
-            games.append((created["game_id"], floor_id, [s["token"] for s in created["seats"]], moves))
-            total += len(moves)
+            played = play_locally(engine, players, seed)
+            games.append((created["game_id"], floor_id, [s["token"] for s in created["seats"]], played))
+            total += len(played)
         # Whole games per variant (a game's moves must come in order): game i -> part i % 6.
         parts = [[(g, seat, body) for g in games[k::move_variants] for seat, body in g[3]]
                  for k in range(move_variants)]
@@ -231,7 +242,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                            headers={"Authorization": f"Bearer {g[2][seat]}"},
                                            content_type="application/json"):
                 c0, t0 = time.thread_time_ns(), time.perf_counter_ns()
-                resp = game.submit(g[0])
+                resp = moves.submit(game, g[0])
                 c1, t1 = time.thread_time_ns(), time.perf_counter_ns()
             if resp.status_code != 200:
                 raise RuntimeError(f"handler answered {resp.status_code}")
@@ -246,6 +257,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         floor_view = Variant("floor view", view_envs(lambda g: f"/floor/{g[1]}"), wsgi_runner(floor))
         views = [
             Variant("real view", view_envs(lambda g: real_path.format(g[0])), wsgi_runner(real)),
+            Variant("real view, no version kept (read, decoded, viewed anew)",
+                    view_envs(lambda g: real_path.format(g[0])), wsgi_runner(forgetful, forget=True)),
             Variant("real view, no observability hooks", view_envs(lambda g: real_path.format(g[0])),
                     wsgi_runner(bare)),
             floor_view,
@@ -260,55 +273,58 @@ def main(argv: Sequence[str] | None = None) -> int:
                     wsgi_runner(no_log)),
             Variant("- without any observability hook", move_envs(lambda g: real_path.format(g[0]) + "/moves", 2),
                     wsgi_runner(bare)),
-            Variant("- and a plain Flask route (no flask-smorest/webargs)",
-                    move_envs(lambda g: f"/raw/{g[0]}/moves", 3), wsgi_runner(bare)),
-            Variant("- the handler alone (_Game.submit in a pushed context)", parts[4][:n], handler_item),
+            Variant("- the handler alone (moves.submit in a pushed context)", parts[3][:n], handler_item),
+            Variant("real move, no version kept (each read and decoded anew)",
+                    move_envs(lambda g: real_path.format(g[0]) + "/moves", 4), wsgi_runner(forgetful, forget=True)),
             floor_move,
         ]
         interleave(moves_v)
         table("POST a move, CPU time of the worker thread:", moves_v, floor_move)
         p = [v.p50 for v in moves_v]
         print(f"  => JSON access log {p[0] - p[1]:.0f} us; request id + Prometheus {p[1] - p[2]:.0f} us; "
-              f"flask-smorest/webargs {p[2] - p[3]:.0f} us;\n     Flask dispatch + get_json + _require_json "
-              f"{p[3] - p[4]:.0f} us; handler {p[4]:.0f} us; floor {p[5]:.0f} us")
+              f"Flask (request, routing, hooks) {p[2] - p[3]:.0f} us; handler {p[3]:.0f} us; floor {p[5]:.0f} us;\n"
+              f"     the version the last move wrote, kept: {p[4] - p[0]:.0f} us saved")
 
-        # Each step of the move handler on its own, on a position of the last game.
-        gid, _, tokens, gmoves = games[-1]
-        raw = rds.hget(f"cardtable:game:{{{gid}}}", "s")
-        record = loads_record(raw, engine)
-        state = engine.decode(record["state"])
-        seat = engine.to_move(state)[0]
-        body = {"move": json.loads(gmoves[0][1])["move"]}
-        body_bytes = json.dumps(body).encode()
-        move = move_from_json(engine.move_types, body["move"])
-        after = engine.apply(state, seat, move)
-        schema = game.built.move_request()
-        view_body = game.view_body(record, 1, after, seat)
+        # Each step of the move handler on its own, over the positions of the first games.
+        record0 = loads_record(rds.hget(f"cardtable:game:{{{games[0][0]}}}", "s"), engine)
         store = real.extensions["cardtable"].store
-        print("\nsteps of one real move request, CPU time, median of 500 interleaved rounds:")
+        positions = []
+        for i, (gid, _, tokens, gmoves) in enumerate(games):
+            state = engine.new_game(players, {}, f"profile-{i}")  # the seed it was created with
+            for seat, body_text in gmoves:
+                move = move_from_json(engine.move_types, json.loads(body_text)["move"])
+                after, events = engine.apply_events(state, seat, move)
+                record = {**record0, "game_id": gid, "state": engine.encode(state)}
+                positions.append((gid, tokens[seat], dumps(record), record, state, seat, body_text.encode(),
+                                  json.loads(body_text), move, after, events, view.body(game, record, 1, after, seat)))
+                state = after
+                if len(positions) >= n:
+                    break
+            if len(positions) >= n:
+                break
+        print(f"\nsteps of a real move request, CPU time over {len(positions)} positions of the games played:")
         steps([
-            ("redis HMGET of the snapshot (store.load)", lambda: store.load(gid)),
-            ("json.loads of the record (records.loads_record)", lambda: loads_record(raw, engine)),
+            ("redis HMGET of the snapshot (store.load)", lambda x: store.load(x[0])),
+            ("orjson.loads of the record (records.loads_record)", lambda x: loads_record(x[2], engine)),
             ("auth.seat_of (sha256 + compare per seat)",
-             lambda: auth.seat_of(tokens[seat], [s["hash"] for s in record["seats"]])),
-            ("json.loads of the request body", lambda: json.loads(body_bytes)),
-            ("move_request schema: load with one instance kept", lambda: schema.load(body)),
-            ("move_request schema: new instance + load (what webargs does)",
-             lambda: game.built.move_request().load(body)),
-            ("sha256 fingerprint of [seat, body]", lambda: hashlib.sha256(dumps([seat, body])).hexdigest()),
-            ("engine.decode", lambda: engine.decode(record["state"])),
-            ("engine.result + to_move", lambda: (engine.result(state), engine.to_move(state))),
-            ("move_from_json", lambda: move_from_json(engine.move_types, body["move"])),
-            ("engine.apply", lambda: engine.apply(state, seat, move)),
-            (f"log_entry (redact_move x {players + 1} + dumps)",
-             lambda: game.log_entry(state, seat, move, False, 1, players)),
-            ("play_bots (no bot seat: result + to_move)", lambda: game.play_bots(record, after, 1)),
-            ("engine.encode", lambda: engine.encode(after)),
-            ("view_body (result, legal_moves + to_json, to_move, view)",
-             lambda: game.view_body(record, 1, after, seat)),
-            ("dumps(record) (the snapshot written by the commit)", lambda: dumps(record)),
-            ("dumps(view) (the response body)", lambda: dumps(view_body)),
-        ])
+             lambda x: auth.seat_of(x[1], [s["hash"] for s in x[3]["seats"]])),
+            ("orjson.loads of the request body", lambda x: orjson.loads(x[6])),
+            ("the move read (service.move_reader: checked, built)", lambda x: game.moves.read(x[7]).move()),
+            ("  what it replaces: schema load + move_from_json",
+             lambda x: move_from_json(engine.move_types, game.moves.schema.load(x[7])["move"])),
+            ("engine.decode", lambda x: engine.decode(x[3]["state"])),
+            ("engine.result + to_move", lambda x: (engine.result(x[4]), engine.to_move(x[4]))),
+            ("engine.apply_events", lambda x: engine.apply_events(x[4], x[5], x[8])),
+            (f"log.entry (shown_move per viewer where hidden, {players + 1} viewers)",
+             lambda x: log.entry(game, x[5], x[8], x[10], False, 1, players)),
+            ("engine.encode", lambda x: engine.encode(x[9])),
+            ("view.body (result, to_move, legal_moves + to_json, view)",
+             lambda x: view.body(game, x[3], 1, x[9], x[5])),
+            ("  of which engine.legal_moves of the mover", lambda x: engine.legal_moves(x[9], x[5])),
+            ("  of which engine.view of the mover", lambda x: engine.view(x[9], x[5])),
+            ("dumps(record) (the snapshot written by the commit)", lambda x: dumps(x[3])),
+            ("dumps(view) (the response body)", lambda x: dumps(x[11])),
+        ], positions)
 
         envs = move_envs(lambda g: real_path.format(g[0]) + "/moves", 5)
         profile(lambda: [_call(real, e) for e in envs] and None, len(envs), args.top)

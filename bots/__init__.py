@@ -54,7 +54,7 @@ def choose_move(engine: Engine, state: Any, seat: int, level: str, seed: str, tu
     if level == "random":
         return moves[int(rng.random() * len(moves))]
     if level == "greedy":
-        return engine.heuristic_move(state, seat, rng)  # type: ignore[attr-defined,no-any-return]
+        return engine.heuristic_move(state, seat, rng)
     if level == "strong":
         return search(engine, state, seat, rng, budget or budget_for(engine), stats=stats)
     raise ValueError(f"unknown bot level {level!r}; one of {list(LEVELS)}")

@@ -138,7 +138,7 @@ def root_moves(engine: Engine, state: Any, seat: int, rng: random.Random, budget
     otherwise spend the whole budget trying each once). Only the seat's own legal moves and its
     heuristic are asked of the real state: both depend on its view alone."""
     moves = list(engine.legal_moves(state, seat))
-    preferred = engine.heuristic_move(state, seat, rng)  # type: ignore[attr-defined]
+    preferred = engine.heuristic_move(state, seat, rng)
     others = [m for m in moves if m != preferred]
     _shuffle(others, rng)
     first = [preferred] if preferred in moves else []
@@ -178,7 +178,7 @@ def search(engine: Engine, state: Any, seat: int, rng: random.Random, budget: Bu
         if stats.simulations and time.process_time() - started > cap:
             stats.capped = True
             break
-        world = engine.determinize(state, seat, rng)  # type: ignore[attr-defined]
+        world = engine.determinize(state, seat, rng)
         if check:
             assert engine.view(world, seat) == real_view, f"{engine.id}: determinize changed seat {seat}'s view"
         _simulate(engine, world, seat, root, candidates, rng, budget, stats)
@@ -227,7 +227,7 @@ def _simulate(engine: Engine, world: Any, seat: int, root: _Node, candidates: li
     values: dict[int, float] = {}
     for n in path:
         if n.mover not in values:
-            values[n.mover] = float(engine.evaluate(world, n.mover))  # type: ignore[attr-defined]
+            values[n.mover] = float(engine.evaluate(world, n.mover))
         n.visits += 1
         n.value += values[n.mover]
 
@@ -247,7 +247,7 @@ def _rollout(engine: Engine, world: Any, rng: random.Random, budget: Budget, sta
             break
         mover = movers[0]
         if budget.rollout == "heuristic":
-            move = engine.heuristic_move(world, mover, rng)  # type: ignore[attr-defined]
+            move = engine.heuristic_move(world, mover, rng)
         else:
             listed = engine.legal_moves(world, mover)
             move = listed[int(rng.random() * len(listed))]
@@ -265,7 +265,7 @@ def rollout_search(engine: Engine, state: Any, seat: int, rng: random.Random, bu
     The real state is asked only for the seat's own ranking and moves (its view) and is passed to
     ``determinize``; ``check`` asserts each world shows the seat what it saw."""
     started = time.process_time() if started is None else started
-    ranked = list(engine.ranked_moves(state, seat, rng))  # type: ignore[attr-defined]
+    ranked = list(engine.ranked_moves(state, seat, rng))
     candidates = ranked[: max(1, budget.candidates)]
     if len(candidates) == 1:
         stats.skipped = True
@@ -283,7 +283,7 @@ def rollout_search(engine: Engine, state: Any, seat: int, rng: random.Random, bu
             if played and time.process_time() - started > cap:
                 stats.capped = True
                 break
-            world = engine.determinize(state, seat, random.Random(f"{base}/world/{played}"))  # type: ignore[attr-defined]
+            world = engine.determinize(state, seat, random.Random(f"{base}/world/{played}"))
             if check:
                 assert engine.view(world, seat) == real_view, f"{engine.id}: determinize changed seat {seat}'s view"
             rollout = f"{base}/rollout/{played}"
@@ -312,6 +312,6 @@ def _rollout_value(engine: Engine, world: Any, seat: int, move: Move, rng: rando
         if not movers:
             break
         mover = movers[0]
-        world = engine.apply(world, mover, engine.heuristic_move(world, mover, rng))  # type: ignore[attr-defined]
+        world = engine.apply(world, mover, engine.heuristic_move(world, mover, rng))
         stats.rollout_moves += 1
-    return float(engine.evaluate(world, seat))  # type: ignore[attr-defined]
+    return float(engine.evaluate(world, seat))

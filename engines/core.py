@@ -1,9 +1,10 @@
-"""The engine contract every game implements, and the few types it speaks in.
+"""The engine contract (``Engine``), and the few types every game speaks in.
 
-An engine is a pure, deterministic function library over an immutable game state
-(a frozen dataclass). It never imports flask, marshmallow or redis. The service
-drives every game through exactly this surface; a game plugs in by its entry in
-``engines.REGISTRY`` and its module in ``schemas``.
+An engine is a pure, deterministic function library over an immutable game state (a frozen
+dataclass). It never imports flask, marshmallow or redis. The service drives every game through
+exactly the ``Engine`` surface; a game plugs in by its entry in ``engines.REGISTRY`` and its module
+in ``schemas``. A game writes only its rules (``engines.contract.Game``); ``engines.contract``
+builds the engine from them and adds what every game shares.
 """
 
 from __future__ import annotations
@@ -12,9 +13,12 @@ import dataclasses
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
-from engines.heuristics import heuristic_first
+from engines.cards import shuffled
+
+if TYPE_CHECKING:
+    from engines.eventtypes import EventType
 
 S = TypeVar("S")
 M = TypeVar("M", bound="Move")
@@ -80,6 +84,11 @@ class Move:
     """
 
     type: ClassVar[str] = ""
+    #: What the log shows of this move (``Engine.shown_move``): ``(event type, fields)`` when the
+    #: move's own event (its first of that type) may hide part of it: while that event has a private
+    #: part, each viewer sees the move with those fields as the event shows them to him (a field the
+    #: event does not show him is left out). None, as for most moves: public as posted.
+    shown_by: ClassVar[tuple[str, tuple[str, ...]] | None] = None
 
     def to_json(self) -> dict[str, JSON]:
         data: dict[str, JSON] = {"type": self.type}
@@ -107,7 +116,8 @@ def move_from_json(kinds: Sequence[type[M]], data: Mapping[str, JSON]) -> M:
     do not match; the service validates shapes first, so this guards engine users.
     """
     by_type = {k.type: k for k in kinds}
-    kind = by_type.get(data.get("type"))  # type: ignore[arg-type]
+    name = data.get("type")
+    kind = by_type.get(name) if isinstance(name, str) else None
     if kind is None:
         raise IllegalMove("malformed_move", f"unknown move type {data.get('type')!r}")
     names = {f.name for f in dataclasses.fields(kind)}
@@ -228,6 +238,12 @@ def check_deck(deck: Sequence[str], expected: Sequence[str]) -> tuple[str, ...]:
     return deck
 
 
+def deal_from(deck: Sequence[str] | None, cards: Sequence[str], seed: str) -> tuple[str, ...]:
+    """The deck a new game deals from, top card first: a fixed ``deck`` (exactly ``cards``, checked by
+    ``check_deck``), or else ``cards`` shuffled by the game's seed (purpose ``deal``)."""
+    return shuffled(cards, seed, "deal") if deck is None else check_deck(deck, cards)
+
+
 @dataclass(frozen=True)
 class Event:
     """Something a move caused that a viewer at the table sees; each move's log entry carries its events.
@@ -259,13 +275,6 @@ class Event:
         return Event(data["type"], data["public"], {int(s): extra for s, extra in data["private"].items()})
 
 
-def game_over_event(result: Result) -> Event:
-    """The last event of every game's last move: how it ended (the result), for everyone."""
-    return Event("game_over", {"status": result.status, "winners": list(result.winners),
-                               "losers": list(result.losers),
-                               "scores": None if result.scores is None else list(result.scores)})
-
-
 #: A pure step from one stored format of a game to the next: ``data`` of format n -> format n + 1.
 Migration = Callable[[dict[str, JSON]], dict[str, JSON]]
 
@@ -273,62 +282,6 @@ Migration = Callable[[dict[str, JSON]], dict[str, JSON]]
 class NewerFormat(Exception):
     """A stored state or log entry was written in a format newer than this code knows (a rollback):
     it is refused, never misread."""
-
-
-class EngineDefaults:
-    """Defaults of the optional parts of the engine contract; every engine class inherits them.
-
-    ``format`` is the number of the stored format the engine writes (its ``encode`` output and its
-    log entries). When a release changes what a game stores, it raises ``format`` and adds a pure
-    step per old format to ``migrations`` (for the encoded state) and, where log entries changed
-    too, to ``entry_migrations``, so that every game in flight stays readable after a deploy.
-    """
-
-    format: int = 1
-    migrations: Mapping[int, Migration] = {}
-    entry_migrations: Mapping[int, Migration] = {}
-
-    def apply_events(self, state: Any, seat: int, move: Any) -> tuple[Any, tuple[Event, ...]]:
-        """The state after ``seat`` makes ``move`` and the events the move caused, in order;
-        IllegalMove as ``apply``. A game that reports no events yet inherits this: none."""
-        return self.apply(state, seat, move), ()  # type: ignore[attr-defined]
-
-    # --- for bots: what a player may know, how a beginner plays, how good a position is
-
-    def determinize(self, state: Any, seat: int, rng: random.Random) -> Any:
-        """A full state consistent with everything ``seat`` has seen (its hand, the table, the
-        counts, what the game's events revealed): the cards hidden from it dealt anew. A bot
-        searches such states and never reads hidden cards. Default: the hidden cards permuted
-        among the hidden places (``shuffle_hidden``) and a seed of its own (the real one would
-        reveal the deals to come); a game whose players learn more (a card known to have gone into a
-        hand) keeps that knowledge in its own version."""
-        sample = self.shuffle_hidden(state, seat, f"determinize/{rng.random()!r}")  # type: ignore[attr-defined]
-        # The seed deals every later deal: a sample keeps its own, or a search would see the future.
-        if dataclasses.is_dataclass(sample) and "seed" in {f.name for f in dataclasses.fields(sample)}:
-            sample = dataclasses.replace(sample, seed=f"determinized/{rng.random()!r}")
-        return sample
-
-    def heuristic_move(self, state: Any, seat: int, rng: random.Random) -> Any:
-        """The move of the ``greedy`` bot level: a sensible beginner's. Default: a random listed move."""
-        moves = self.legal_moves(state, seat)  # type: ignore[attr-defined]
-        return moves[int(rng.random() * len(moves))]
-
-    def ranked_moves(self, state: Any, seat: int, rng: random.Random) -> list[Any]:
-        """The seat's listed moves in the ``greedy`` heuristic's order of preference, its
-        ``heuristic_move`` first: the candidates a rollout search weighs (``bots.search``). It reads
-        the seat's view only. Default: the heuristic's move, then the others as listed."""
-        return heuristic_first(self.heuristic_move(state, seat, rng), self.legal_moves(state, seat))  # type: ignore[attr-defined]
-
-    def evaluate(self, state: Any, seat: int) -> float:
-        """How good ``state`` is for ``seat``, from 0 (lost) to 1 (won), as a search's leaf value
-        where playing on to the end would cost too much. Default: the result once the game is
-        over (a winner 1, a loser 0, else 0.5), and 0.5 while it runs."""
-        result = self.result(state)  # type: ignore[attr-defined]
-        if result is None:
-            return 0.5
-        if seat in result.winners:
-            return 1.0 if len(result.winners) == 1 else 0.75
-        return 0.0 if seat in result.losers else 0.5
 
 
 def migrate(data: dict[str, JSON], written: int, current: int, steps: Mapping[int, Migration],
@@ -349,46 +302,53 @@ def migrate(data: dict[str, JSON], written: int, current: int, steps: Mapping[in
     return data
 
 
-class Engine(Protocol, Generic[S, M]):
-    """The surface the service, the bots and the conformance tests rely on."""
+class Engine(Protocol[S]):
+    """Everything the service, the bots and the tests may ask of a game: one surface for every game.
+
+    A game does not implement it by hand: it declares its rules (``engines.contract.Game``) and
+    ``engines.contract.GameEngine`` builds the engine, adding what every game shares (the turn and
+    game-over checks, the closing ``game_over`` event, the codec, redaction, determinization and the
+    bots' defaults).
+    """
 
     id: str  # URL slug and seeds/ stem, e.g. "sten"
     title: str  # human title, e.g. 'Sten ("Stein")'
     players: range  # allowed player counts
     options: tuple[Option, ...]  # house-rule variants with defaults
     provisional: bool  # True when part of the rules is a reconstruction
-    move_types: tuple[type[M], ...]  # every move kind, for move_from_json
-    format: int  # the stored format this code writes (EngineDefaults: 1)
+    move_types: tuple[type[Move], ...]  # every move kind, for move_from_json
+    event_types: tuple[type[EventType], ...]  # every event kind its moves report, game_over last
+    format: int  # the stored format this code writes (1 until a release changes it)
     migrations: Mapping[int, Migration]  # encoded state: old format -> the next one
     entry_migrations: Mapping[int, Migration]  # log entries: old format -> the next one
 
-    def new_game(
-        self, players: int, options: Mapping[str, JSON] | None, seed: str, deck: Sequence[str] | None = None
-    ) -> S:
+    def new_game(self, players: int, options: Mapping[str, JSON] | None, seed: str,
+                 deck: Sequence[str] | None = None) -> S:
         """Deal a new game. ``deck`` is the whole deck, top card first; the deal from it is
         the same as from a shuffled deck. Raises InvalidOptions."""
         ...
 
     def to_move(self, state: S) -> tuple[int, ...]:
-        """Seats that may move now; () once the game is over."""
+        """Seats that may move now; () once the game is over (and only then)."""
         ...
 
-    def legal_moves(self, state: S, seat: int) -> tuple[M, ...]:
+    def legal_moves(self, state: S, seat: int) -> tuple[Move, ...]:
         """Every move ``seat`` may post now, each one accepted by ``apply`` as it is;
         () if ``seat`` is not to move. Where a choice is too large to list, a documented
         subset that always holds at least one move when ``seat`` is to move."""
         ...
 
-    def apply(self, state: S, seat: int, move: M) -> S:
-        """The state after ``seat`` makes ``move``; IllegalMove(reason) otherwise."""
+    def apply(self, state: S, seat: int, move: Move) -> S:
+        """The state after ``seat`` makes ``move``; IllegalMove(reason) and nothing changed otherwise:
+        ``game_over`` once the game is over, ``not_your_turn`` for a seat not to move."""
         ...
 
-    def apply_events(self, state: S, seat: int, move: M) -> tuple[S, tuple[Event, ...]]:
+    def apply_events(self, state: S, seat: int, move: Move) -> tuple[S, tuple[Event, ...]]:
         """``apply``, and what the move caused, in order, as events: everything a viewer at the
         table would see (cards drawn, turned, taken, melded; skips, resets, reshuffles; a trick
         won; a hand or deal ending with the hands revealed, the final table and the score
-        breakdown; the next deal; the game over), each event redacted per viewer by its
-        ``private`` part. The state is the very one ``apply`` returns."""
+        breakdown; the next deal), ``game_over`` last when the move ends the game; each event
+        redacted per viewer by its ``private`` part. The state is the very one ``apply`` returns."""
         ...
 
     def view(self, state: S, seat: int | None) -> dict[str, JSON]:
@@ -405,16 +365,43 @@ class Engine(Protocol, Generic[S, M]):
         ...
 
     def decode(self, data: Mapping[str, JSON]) -> S:
+        """The state ``encode`` wrote (in this release's format: older ones are migrated first)."""
         ...
 
-    def redact_move(self, state_before: S, seat: int, move: M, viewer: int | None) -> dict[str, JSON]:
-        """The log entry of ``move`` (made by ``seat`` from ``state_before``) as ``viewer``
-        may see it."""
+    def shown_move(self, move: Move, events: Sequence[Event], viewer: int | None) -> dict[str, JSON]:
+        """The log entry's ``move`` as ``viewer`` may see it, from the events the move caused
+        (``Move.shown_by``): a move is public as posted unless its own event hides part of it."""
+        ...
+
+    def redact_move(self, state_before: S, seat: int, move: Move, viewer: int | None) -> dict[str, JSON]:
+        """``shown_move`` of ``move`` made by ``seat`` from ``state_before`` (its events worked out
+        again where the move's own event is needed, once for all viewers of one entry)."""
         ...
 
     def shuffle_hidden(self, state: S, seat: int | None, seed: str) -> S:
-        """Test hook for the leak check: the same state with the cards hidden from
-        ``seat`` permuted among the places ``seat`` cannot see (other hands, stock ...),
-        every place keeping its size. A correct ``view``/``legal_moves`` for ``seat`` does
-        not change."""
+        """Test hook for the leak checks: the same state with the cards hidden from ``seat``
+        dealt anew among the places ``seat`` cannot see (other hands, stock ...), every place
+        keeping its size. A correct ``view``/``legal_moves`` for ``seat`` does not change."""
+        ...
+
+    # --- for bots: what a player may know, how a beginner plays, how good a position is
+
+    def determinize(self, state: S, seat: int, rng: random.Random) -> S:
+        """A full state consistent with everything ``seat`` has seen (its hand, the table, the
+        counts, what the game's events revealed): the cards hidden from it dealt anew, and a seed of
+        its own (the real one would reveal the deals to come). A bot searches such states and never
+        reads hidden cards."""
+        ...
+
+    def heuristic_move(self, state: S, seat: int, rng: random.Random) -> Move:
+        """The move of the ``greedy`` bot level (``seat`` is to move): a sensible beginner's."""
+        ...
+
+    def ranked_moves(self, state: S, seat: int, rng: random.Random) -> list[Move]:
+        """The seat's listed moves in the ``greedy`` heuristic's order of preference, its
+        ``heuristic_move`` first: the candidates a rollout search weighs (``bots.search``)."""
+        ...
+
+    def evaluate(self, state: S, seat: int) -> float:
+        """How good ``state`` is for ``seat``, from 0 (lost) to 1 (won), as a search's leaf value."""
         ...

@@ -1,6 +1,6 @@
 """Small pieces the games' ``greedy`` strategies share (``engines/<game>/strategy.py``):
 picking the best-scored move with seeded ties, and the heuristic's order of the listed moves that
-``ranked_moves`` answers (``engines.core.EngineDefaults.ranked_moves``, ``bots.search``)."""
+``ranked_moves`` answers (``engines.contract.GameEngine.ranked_moves``, ``bots.search``)."""
 
 from __future__ import annotations
 

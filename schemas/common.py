@@ -2,8 +2,9 @@
 
 A game's schema module (``schemas/<game>.py``) hand-writes only what is its own: the
 ``state`` part of a view and its result ``detail``. Everything else -- options, moves,
-create/view/move/log envelopes -- is built here from the engine's declarations, with
-the game prefix on every class name so that OpenAPI components never collide.
+create/view/move/log envelopes -- is built here from the engine's declarations (the events
+in ``schemas.events``), with the game prefix on every class name so that OpenAPI components
+never collide.
 
 These schemas describe and validate the wire. Views are produced by the engines as
 plain dicts and sent as they are (the hot path never dumps through marshmallow); the
@@ -23,7 +24,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate
 from marshmallow_oneofschema import OneOfSchema
 
 from bots import DEFAULT_LEVEL, LEVELS
-from engines.core import Engine, Option
+from engines.core import Engine, Move, Option
 
 #: Upper bounds on collection sizes a client may send (hostile-input guard).
 MAX_LIST = 200
@@ -83,21 +84,9 @@ class Problem(Schema):
     reason = fields.String(metadata={"description": "stable rule code (illegal_move)"})
 
 
-def event_type(name: str) -> fields.String:
-    """The ``type`` field of one event schema: exactly ``name``."""
-    return fields.String(required=True, validate=validate.OneOf([name]))
-
-
-def game_over_schema(prefix: str, statuses: tuple[str, ...], scores: str) -> type[Schema]:
-    """``<prefix>EventGameOver``: every game's last event (``engines.core.game_over_event``);
-    ``statuses`` are the endings the game has, ``scores`` says what its scores count."""
-    return _named(f"{prefix}EventGameOver", {
-        "type": event_type("game_over"),
-        "status": fields.String(required=True, validate=validate.OneOf(list(statuses))),
-        "winners": fields.List(_int(), required=True),
-        "losers": fields.List(_int(), required=True),
-        "scores": fields.List(_int(), required=True, allow_none=True, metadata={"description": scores}),
-    }, doc="The game is over: the last event of its last move.")
+def event_doc(title: str) -> str:
+    """The description of a game's event union (``<prefix>Event``)."""
+    return f"Something a move of {title} caused, as the caller sees it."
 
 
 class MoveCheck(Schema):
@@ -140,7 +129,7 @@ class BotSeatField(fields.Field):
         if isinstance(value, int) and not isinstance(value, bool):
             return {"seat": value, "level": DEFAULT_LEVEL}
         if isinstance(value, Mapping):
-            return BotSeat().load(value)  # type: ignore[no-any-return]
+            return BotSeat().load(value)
         raise ValidationError("Must be a seat number or an object {seat, level}.")
 
 
@@ -186,13 +175,17 @@ class Health(Schema):
 
 @dataclass(frozen=True)
 class GameSchemas:
-    """What a game's schema module declares: its prefix and hand-written parts."""
+    """What a game's schema module declares: its prefix, its hand-written parts and its event schemas
+    (generated from the engine's event types by ``schemas.events.event_schemas``)."""
 
     prefix: str  # "Sten": every class name of the game starts with it
     state: type[Schema]  # the view's ``state``
     result_detail: type[Schema]  # ``result.detail``
-    #: event type -> its schema (fields as a viewer sees them; the private ones not required)
+    #: event type -> its schema, made from the engine's event types (``schemas.events.event_schemas``)
     events: Mapping[str, type[Schema]] = dataclasses.field(default_factory=dict)
+    #: the union of ``events`` (``<prefix>Event``), when the game's view names it too (its last move's
+    #: events); else ``build`` makes it
+    event: type[Schema] | None = None
 
 
 @dataclass(frozen=True)
@@ -246,9 +239,9 @@ def _field_for(hint: Any, doc: str | None, required: bool, default: Any) -> fiel
         inner.allow_none = True
         return inner
     if origin is tuple:
-        args = typing.get_args(hint)
-        assert len(args) == 2 and args[1] is Ellipsis, hint
-        item = _field_for(args[0], None, True, None)
+        item_type, ellipsis = typing.get_args(hint)
+        assert ellipsis is Ellipsis, hint
+        item = _field_for(item_type, None, True, None)
         return fields.List(item, validate=validate.Length(max=MAX_LIST), **kw)
     if hint is str:
         return fields.String(validate=validate.Length(max=64), **kw)
@@ -259,7 +252,7 @@ def _field_for(hint: Any, doc: str | None, required: bool, default: Any) -> fiel
     raise AssertionError(f"no wire field for move field type {hint!r}")
 
 
-def move_schema(prefix: str, kind: type) -> type[Schema]:
+def move_schema(prefix: str, kind: type[Move]) -> type[Schema]:
     """A schema for one move dataclass: its ``type`` tag plus one field per dataclass field."""
     hints = typing.get_type_hints(kind)
     attrs: dict[str, Any] = {
@@ -371,10 +364,13 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
         },
         doc="One move for the caller's seat.",
     )
-    if game.events:
-        event: type[Schema] = _named(f"{p}Event", {"type_schemas": dict(game.events)}, base=MoveOneOf,
-                                     doc=f"Something a move of {engine.title} caused, as the caller sees it.")
+    if game.event is not None:
+        event: type[Schema] = game.event
         events_field: fields.Field = fields.List(fields.Nested(event), required=True)
+    elif game.events:
+        event = _named(f"{p}Event", {"type_schemas": dict(game.events)}, base=MoveOneOf,
+                       doc=event_doc(engine.title))
+        events_field = fields.List(fields.Nested(event), required=True)
     else:
         events_field = fields.List(fields.Dict(), required=True)
     entry = _named(

@@ -1,7 +1,8 @@
 """Wire schemas of Conquian (seeds/conquian.md): the view's ``state`` and the result ``detail``.
 
-Options, moves and the envelopes are built by ``schemas.common.build`` from the
-engine's declarations; only what is Conquian's own is written here.
+Options, moves and the envelopes are built by ``schemas.common.build``, the events by
+``schemas.events.event_schemas``, from the engine's declarations; only what is Conquian's own is
+written here.
 """
 
 from __future__ import annotations
@@ -10,9 +11,10 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
+from engines.conquian import events
 from engines.conquian.state import PHASES
-from schemas.common import GameSchemas, game_over_schema
-from schemas.common import event_type as _type
+from schemas.common import GameSchemas
+from schemas.events import event_schemas
 
 
 def _int(**kw: Any) -> fields.Integer:
@@ -135,138 +137,5 @@ class ConquianResultDetail(Schema):
     target = _int(required=True)
 
 
-# --- events (seeds/conquian.md 11) --------------------------------------------------------------------
-
-
-
-def _seat(description: str = "who did it") -> fields.Integer:
-    return _int(required=True, metadata={"description": description})
-
-
-class ConquianEventBuried(Schema):
-    """The offered card nobody took goes to the dead pile as its receiver turns the stock."""
-
-    type = _type("buried")
-    seat = _seat("who turned the stock instead of taking the card")
-    card = _card(required=True)
-
-
-class ConquianEventTurned(Schema):
-    """The top stock card is turned face up (it never enters the hand)."""
-
-    type = _type("turned")
-    seat = _seat()
-    card = _card(required=True)
-    stock_count = _int(required=True, metadata={"description": "stock cards left"})
-
-
-class ConquianEventRejected(Schema):
-    """The turned card is declined: it is offered to the opponent (unless he may be forced first)."""
-
-    type = _type("rejected")
-    seat = _seat()
-    card = _card(required=True)
-
-
-class ConquianEventDiscarded(Schema):
-    """A hand card discarded after melding: it is offered to the opponent."""
-
-    type = _type("discarded")
-    seat = _seat()
-    card = _card(required=True)
-
-
-class _MeldFields(Schema):
-    seat = _seat()
-    card = _card(required=True, allow_none=True,
-                 metadata={"description": "the offered, turned or forced card melded; null for hand cards alone"})
-    source = fields.String(required=True, validate=validate.OneOf(["offer", "turned", "forced", "hand"]),
-                           metadata={"description": "where `card` came from (`hand`: hand cards alone)"})
-    cards = _cards("every card the move added to the melds: `card` first, then the hand cards in hand order")
-    melds = fields.List(fields.List(fields.String()), required=True,
-                        metadata={"description": "the seat's complete melds after the move"})
-    melded_count = _int(required=True, metadata={"description": "cards the seat has melded now (11 wins)"})
-
-
-class ConquianEventMelded(_MeldFields):
-    """A meld move that forms a new meld or rearranges the seat's melds."""
-
-    type = _type("melded")
-
-
-class ConquianEventLaidOff(_MeldFields):
-    """A meld move that only extends the seat's existing melds."""
-
-    type = _type("laid_off")
-
-
-class _ForceFields(Schema):
-    seat = _seat("who decides (the opponent of `player`)")
-    player = _int(required=True, metadata={"description": "who is (or would be) forced"})
-    card = _card(required=True)
-
-
-class ConquianEventForceWindow(_ForceFields):
-    """The card fits `player`'s melds: `seat` may force him to add it (F1 `offer`, F2 `reject`)."""
-
-    type = _type("force_window")
-    window = fields.String(required=True, validate=validate.OneOf(["offer", "reject"]))
-
-
-class ConquianEventForced(_ForceFields):
-    """`seat` forces `player` to add the card to his melds and discard."""
-
-    type = _type("forced")
-
-
-class ConquianEventForceDeclined(_ForceFields):
-    """`seat` does not force: the card is offered as usual."""
-
-    type = _type("force_declined")
-
-
-class ConquianEventPassed(Schema):
-    """With the stock empty the player declines the offer: the deal is drawn."""
-
-    type = _type("passed")
-    seat = _seat()
-    card = _card(required=True, allow_none=True, metadata={"description": "the offer declined"})
-
-
-class ConquianEventDealEnded(ConquianLastDeal):
-    """A deal ended: its final table, the hands as shown and the score breakdown (as `last_deal`)."""
-
-    type = _type("deal_ended")
-
-
-class ConquianEventDealt(Schema):
-    """The next deal is dealt; each seat sees its own new hand (`cards`), nobody else's."""
-
-    type = _type("dealt")
-    deal = _int(required=True, metadata={"description": "number of the new deal"})
-    dealer = _int(required=True)
-    turn = _int(required=True, metadata={"description": "the non-dealer, who turns the first card"})
-    stake = _int(required=True, metadata={"description": "units the new deal is worth"})
-    hand_counts = fields.List(_int(), required=True)
-    stock_count = _int(required=True)
-    cards = fields.List(fields.String(), metadata={"description": "the viewer's new hand (only to that seat)"})
-
-
-
-EVENTS: dict[str, type[Schema]] = {
-    "buried": ConquianEventBuried,
-    "turned": ConquianEventTurned,
-    "rejected": ConquianEventRejected,
-    "discarded": ConquianEventDiscarded,
-    "melded": ConquianEventMelded,
-    "laid_off": ConquianEventLaidOff,
-    "force_window": ConquianEventForceWindow,
-    "forced": ConquianEventForced,
-    "force_declined": ConquianEventForceDeclined,
-    "passed": ConquianEventPassed,
-    "deal_ended": ConquianEventDealEnded,
-    "dealt": ConquianEventDealt,
-    "game_over": game_over_schema("Conquian", ("finished",), "units per seat"),
-}
-
-GAME = GameSchemas(prefix="Conquian", state=ConquianState, result_detail=ConquianResultDetail, events=EVENTS)
+GAME = GameSchemas(prefix="Conquian", state=ConquianState, result_detail=ConquianResultDetail,
+                   events=event_schemas("Conquian", events.EVENT_TYPES, {events.DealJSON: ConquianLastDeal}))

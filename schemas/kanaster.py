@@ -1,27 +1,30 @@
-"""Wire schemas of Kanaster (seeds/kanaster.md): the view's ``state``, the result ``detail`` and the
-events (section 18).
+"""Wire schemas of Kanaster (seeds/kanaster.md): the view's ``state`` and the result ``detail``.
 
-Options, moves and the envelopes are built by ``schemas.common.build`` from the engine's
-declarations; only what is Kanaster's own is written here. Class names avoid the move
+Options, moves and the envelopes are built by ``schemas.common.build``, the events (section 18) by
+``schemas.events.event_schemas``, from the engine's declarations; only what is Kanaster's own is
+written here. Class names avoid the move
 schemas' names (``KanasterMeld`` is the move): a meld on the table is ``KanasterTableMeld``.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import Schema, fields, validate
 
-from schemas.common import GameSchemas, game_over_schema
-from schemas.common import event_type as _type
+from engines.kanaster import events
+from schemas.common import GameSchemas
+from schemas.events import event_schemas
 
 _PHASE = validate.OneOf(["draw", "play", "finished", "aborted"])
 
 
-def _int(**kw: object) -> fields.Integer:
-    return fields.Integer(strict=True, **kw)  # type: ignore[arg-type]
+def _int(**kw: Any) -> fields.Integer:
+    return fields.Integer(strict=True, **kw)
 
 
-def _cards(description: str, **kw: object) -> fields.List:
-    return fields.List(fields.String(), required=True, metadata={"description": description}, **kw)  # type: ignore[arg-type]
+def _cards(description: str, **kw: Any) -> fields.List:
+    return fields.List(fields.String(), required=True, metadata={"description": description}, **kw)
 
 
 class KanasterSeatInfo(Schema):
@@ -134,130 +137,5 @@ class KanasterResultDetail(Schema):
                               metadata={"description": "per hand, each seat's hand total"})
 
 
-# --- events (seeds/kanaster.md section 18) -----------------------------------------------------
-
-
-
-def _seat() -> fields.Integer:
-    return _int(required=True, metadata={"description": "the seat that did it"})
-
-
-class KanasterEventDealt(Schema):
-    """A new hand dealt: the cut and the hand sizes for everyone, the cards to their seat only."""
-
-    type = _type("dealt")
-    hand_number = _int(required=True)
-    dealer = _int(required=True)
-    cutter = _int(required=True)
-    cut_cards = _cards("wild cards the cutter kept at the cut (public)")
-    counts = fields.List(_int(), required=True, metadata={"description": "cards dealt to each seat"})
-    cards = fields.List(fields.String(), metadata={"description": "the viewer's new hand, red 3s still in it "
-                                                                  "(only to that seat)"})
-
-
-class KanasterEventTurned(Schema):
-    """The opening card(s) turned face up onto the pile (covered while wild or a red 3)."""
-
-    type = _type("turned")
-    cards = _cards("the pile's opening cards, bottom first")
-    talon_count = _int(required=True)
-
-
-class KanasterEventDrew(Schema):
-    """Cards drawn from the talon: which ones only to the drawer."""
-
-    type = _type("drew")
-    seat = _seat()
-    count = _int(required=True)
-    cards = fields.List(fields.String(), metadata={"description": "the cards drawn (only to the drawer)"})
-
-
-class KanasterEventRedThree(Schema):
-    """Red 3s laid out, and replaced from the talon (the replacements only to their seat)."""
-
-    type = _type("red_three")
-    seat = _seat()
-    cards = _cards("the red 3s laid out")
-    count = _int(required=True, metadata={"description": "replacement cards drawn from the talon"})
-    source = fields.String(required=True, validate=validate.OneOf(["hand", "talon", "pile", "hand_end"]),
-                           metadata={"description": "hand: at the first turn; talon: drawn or a replacement; "
-                                                    "pile: taken with the pile (not replaced); hand_end: laid "
-                                                    "out for the count"})
-    replacements = fields.List(fields.String(), metadata={"description": "the replacement cards (only to the seat)"})
-
-
-class KanasterEventMeldLaid(Schema):
-    """One new meld of a ``melded`` event."""
-
-    id = _int(required=True, metadata={"description": "its meld id on the table"})
-    rank = fields.String(required=True)
-    cards = _cards("its cards")
-    canasta = fields.Boolean(required=True)
-
-
-class KanasterEventMelded(Schema):
-    """New melds laid face up (from the hand; with taking the pile, the top card in one)."""
-
-    type = _type("melded")
-    seat = _seat()
-    melds = fields.List(fields.Nested(KanasterEventMeldLaid), required=True)
-
-
-class KanasterEventLaidOff(Schema):
-    """Cards laid off onto an own meld (with take_pile_lay_off, the pile's top card)."""
-
-    type = _type("laid_off")
-    seat = _seat()
-    meld = _int(required=True, metadata={"description": "the meld id"})
-    cards = _cards("the cards added")
-    canasta = fields.Boolean(required=True, metadata={"description": "the meld is a canasta now"})
-
-
-class KanasterEventTookPile(Schema):
-    """The pile taken: its top card melded (the event before), the rest into the hand."""
-
-    type = _type("took_pile")
-    seat = _seat()
-    top = fields.String(required=True, metadata={"description": "the pile's top card, melded"})
-    cards = _cards("the rest of the pile, now in the hand (red 3s follow as red_three), bottom first")
-
-
-class KanasterEventTucked(Schema):
-    """Blocking cards from the pile tucked under a canasta."""
-
-    type = _type("tucked")
-    seat = _seat()
-    meld = _int(required=True, metadata={"description": "the canasta's meld id"})
-    cards = _cards("the cards tucked")
-
-
-class KanasterEventDiscarded(Schema):
-    """One card discarded onto the pile; the turn ends."""
-
-    type = _type("discarded")
-    seat = _seat()
-    card = fields.String(required=True)
-
-
-class KanasterEventHandEnded(KanasterHandRecord):
-    """The hand is over: the same object as the view's ``last_hand``."""
-
-    type = _type("hand_ended")
-
-
-
-EVENTS: dict[str, type[Schema]] = {
-    "dealt": KanasterEventDealt,
-    "turned": KanasterEventTurned,
-    "drew": KanasterEventDrew,
-    "red_three": KanasterEventRedThree,
-    "melded": KanasterEventMelded,
-    "laid_off": KanasterEventLaidOff,
-    "took_pile": KanasterEventTookPile,
-    "tucked": KanasterEventTucked,
-    "discarded": KanasterEventDiscarded,
-    "hand_ended": KanasterEventHandEnded,
-    "game_over": game_over_schema("Kanaster", ("finished", "aborted"), "the totals"),
-}
-
-GAME = GameSchemas(prefix="Kanaster", state=KanasterState, result_detail=KanasterResultDetail, events=EVENTS)
+GAME = GameSchemas(prefix="Kanaster", state=KanasterState, result_detail=KanasterResultDetail,
+                   events=event_schemas("Kanaster", events.EVENT_TYPES, {events.HandRecordJSON: KanasterHandRecord}))

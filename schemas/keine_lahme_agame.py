@@ -1,23 +1,26 @@
 """Wire schemas of Keine lahme Agame (seeds/keine-lahme-agame.md): the view's ``state`` and the
 result ``detail``.
 
-Options, moves and the envelopes are built by ``schemas.common.build`` from the engine's
-declarations; only what is this game's own is written here. Card codes are ``<colour>-<value>``
-(``red-13``, ``blue-1``, ``green-hat``).
+Options, moves and the envelopes are built by ``schemas.common.build``, the events by
+``schemas.events.event_schemas``, from the engine's declarations; only what is this game's own is
+written here. Card codes are ``<colour>-<value>`` (``red-13``, ``blue-1``, ``green-hat``).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import Schema, fields, validate
 
-from schemas.common import GameSchemas, game_over_schema
-from schemas.common import event_type as _type
+from engines.keine_lahme_agame import events
+from schemas.common import GameSchemas
+from schemas.events import event_schemas
 
 _PHASES = validate.OneOf(["lead", "catching", "trick_lead", "trick", "place", "over"])
 _CARDS = "card codes `<colour>-<value>`, e.g. `red-13`, `blue-hat`"
 
 
-def _cards(description: str, **kw: object) -> fields.List:
+def _cards(description: str, **kw: Any) -> fields.List:
     return fields.List(fields.String(), required=True, metadata={"description": f"{description} ({_CARDS})"}, **kw)
 
 
@@ -166,104 +169,8 @@ class KeineLahmeAgameResultDetail(Schema):
     section_points = fields.List(fields.List(fields.Integer()), required=True)
 
 
-# --- events (seeds "Events"): every move is made face up, so only ``dealt`` has a private part --------
-
-
-
-class KeineLahmeAgameEventCaught(Schema):
-    """A player caught a card (§5) and put his payment face up on the discard pile, in this order."""
-
-    type = _type("caught")
-    seat = fields.Integer(required=True, metadata={"description": "the catcher"})
-    card = fields.String(required=True, metadata={"description": "the card caught"})
-    from_seat = fields.Integer(required=True, allow_none=True,
-                               metadata={"description": "whose row it came from; null = the top of the discard pile"})
-    payment = _cards("the paid hand cards, put on the pile in this order")
-
-
-class KeineLahmeAgameEventPassed(Schema):
-    """A player did not catch in the catching round (§5.5)."""
-
-    type = _type("passed")
-    seat = fields.Integer(required=True)
-
-
-class KeineLahmeAgameEventCatchingEnded(Schema):
-    """The catching round ended: each caught card went into its catcher's row (§5.6)."""
-
-    type = _type("catching_ended")
-    caught = fields.List(fields.Nested(KeineLahmeAgameCaught), required=True)
-
-
-class KeineLahmeAgameEventPlayed(Schema):
-    """A player played one or two cards to the trick (§4.1)."""
-
-    type = _type("played")
-    seat = fields.Integer(required=True)
-    cards = _cards("the cards played, in the order given")
-    value = fields.Integer(required=True, allow_none=True,
-                           metadata={"description": "the card's value or the two cards' sum; null for a hat"})
-    lead = fields.Boolean(required=True, metadata={"description": "this play leads the trick"})
-
-
-class KeineLahmeAgameEventTrickWon(Schema):
-    """The trick is complete and won by the highest play, the earliest on a tie (§4.2)."""
-
-    type = _type("trick_won")
-    seat = fields.Integer(required=True, metadata={"description": "the winner, who leads next"})
-    value = fields.Integer(required=True, allow_none=True, metadata={"description": "the winning value; null = a hat"})
-    cards = _cards("every card of the trick, in play order")
-
-
-class KeineLahmeAgameEventPlaced(Schema):
-    """Where the won trick's cards went (§6.2): some into the winner's row, the rest to his hand or the pile."""
-
-    type = _type("placed")
-    seat = fields.Integer(required=True, metadata={"description": "the trick's winner"})
-    cards = _cards("won cards put into the winner's row")
-    rest = _cards("the other won cards, in play order")
-    rest_to = fields.String(required=True, validate=validate.OneOf(["hand", "discard"]),
-                            metadata={"description": "the winner's hand or the discard pile (trick_capture)"})
-
-
-class KeineLahmeAgameEventDiscarded(Schema):
-    """The leader holding one single-digit card put it face up on the discard pile (§4.3)."""
-
-    type = _type("discarded")
-    seat = fields.Integer(required=True)
-    cards = _cards("the discarded card")
-    forced = fields.Boolean(required=True, metadata={"description": "always true: the forced discard of §4.3"})
-
-
-class KeineLahmeAgameEventSectionEnded(KeineLahmeAgameLastSection):
-    """A section ended (§7): the hands revealed, the final table, the score breakdown and totals."""
-
-    type = _type("section_ended")
-
-
-class KeineLahmeAgameEventDealt(Schema):
-    """The next section was dealt (§7.3); each seat learns its own new hand."""
-
-    type = _type("dealt")
-    section = fields.Integer(required=True, metadata={"description": "the new section, 1-based"})
-    leader = fields.Integer(required=True, metadata={"description": "who leads its first round"})
-    counts = fields.List(fields.Integer(), required=True, metadata={"description": "hand sizes per seat"})
-    cards = fields.List(fields.String(), metadata={"description": f"the viewer's own new hand, only to it ({_CARDS})"})
-
-
-
-EVENTS: dict[str, type[Schema]] = {
-    "caught": KeineLahmeAgameEventCaught,
-    "passed": KeineLahmeAgameEventPassed,
-    "catching_ended": KeineLahmeAgameEventCatchingEnded,
-    "played": KeineLahmeAgameEventPlayed,
-    "trick_won": KeineLahmeAgameEventTrickWon,
-    "placed": KeineLahmeAgameEventPlaced,
-    "discarded": KeineLahmeAgameEventDiscarded,
-    "section_ended": KeineLahmeAgameEventSectionEnded,
-    "dealt": KeineLahmeAgameEventDealt,
-    "game_over": game_over_schema("KeineLahmeAgame", ("finished", "aborted"), "totals per seat"),
-}
-
-GAME = GameSchemas(prefix="KeineLahmeAgame", state=KeineLahmeAgameState, result_detail=KeineLahmeAgameResultDetail,
-                   events=EVENTS)
+GAME = GameSchemas(
+    prefix="KeineLahmeAgame", state=KeineLahmeAgameState, result_detail=KeineLahmeAgameResultDetail,
+    events=event_schemas("KeineLahmeAgame", events.EVENT_TYPES, {
+        events.CaughtCard: KeineLahmeAgameCaught, events.SectionJSON: KeineLahmeAgameLastSection}),
+)

@@ -1,8 +1,9 @@
-"""Wire schemas of Siebenschläfer (seeds/siebenschlaefer.md): the view's ``state``, the result ``detail``
-and the events (section 16).
+"""Wire schemas of Siebenschläfer (seeds/siebenschlaefer.md): the view's ``state`` and the result
+``detail``.
 
-Options, moves and the envelopes are built by ``schemas.common.build`` from the
-engine's declarations; only what is Siebenschläfer's own is written here.
+Options, moves and the envelopes are built by ``schemas.common.build``, the events (section 16) by
+``schemas.events.event_schemas``, from the engine's declarations; only what is Siebenschläfer's own
+is written here. The view names the events too (its last move's), so the union is made here.
 """
 
 from __future__ import annotations
@@ -11,18 +12,13 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
-from schemas.common import GameSchemas, game_over_schema
-from schemas.common import event_type as _type
-
-_EVENT_KINDS = ["play", "draw", "penalty", "skip", "pass", "reshuffle", "reset", "stalled", "round_end", "deal", "lot"]
+from engines.siebenschlaefer import events
+from schemas.common import GameSchemas, MoveOneOf, event_doc
+from schemas.events import event_schemas
 
 
 def _int(**kw: Any) -> fields.Integer:
     return fields.Integer(strict=True, **kw)
-
-
-def _cards(description: str, **kw: Any) -> fields.List:
-    return fields.List(fields.String(), required=True, metadata={"description": description}, **kw)
 
 
 def _ints(description: str) -> fields.List:
@@ -34,22 +30,6 @@ class SiebenschlaeferLot(Schema):
 
     seat = _int(required=True)
     card = fields.String(required=True)
-
-
-class SiebenschlaeferViewEvent(Schema):
-    """One public thing the last move caused (seeds/siebenschlaefer.md section 13)."""
-
-    kind = fields.String(required=True, validate=validate.OneOf(_EVENT_KINDS))
-    seat = _int(
-        required=True,
-        allow_none=True,
-        metadata={"description": "the seat concerned; null for table events and for round_end of a stalled round"},
-    )
-    cards = _cards("cards shown: a laid pair, flipped start-value cards, a lot card; else empty")
-    count = _int(
-        required=True,
-        metadata={"description": "cards drawn or reshuffled, the round dealt, the round's moves when stalled; else 0"},
-    )
 
 
 class SiebenschlaeferBreakdown(Schema):
@@ -94,6 +74,33 @@ class SiebenschlaeferRound(Schema):
     table = fields.Nested(SiebenschlaeferTable, required=True, allow_none=True,
                           metadata={"description": "the table as the round ended; null for a round that ended "
                                                    "before snapshot format 3 kept it"})
+
+
+class SiebenschlaeferResultDetail(Schema):
+    """How a game of Siebenschläfer ended (sections 9, 11, 12)."""
+
+    reason = fields.String(
+        required=True,
+        validate=validate.OneOf(["went_out", "stalled", "max_turns"]),
+        metadata={"description": "how the last round ended: went_out, stalled (counted), or max_turns (aborted)"},
+    )
+    winner = _int(required=True, allow_none=True, metadata={"description": "who went out in the last round"})
+    winners = _ints("who won the last round (empty when aborted)")
+    payers = _ints("who pays after the last round (empty when aborted)")
+    hand_values = _ints("counted points per seat in the last round (at the abort when aborted)")
+    rounds_played = _int(required=True)
+    round_results = fields.List(fields.Nested(SiebenschlaeferRound), required=True)
+    totals = _ints("counted points per seat over the finished rounds")
+    paid = _ints("rounds each seat had to pay")
+
+
+EVENTS: dict[str, type[Schema]] = event_schemas("Siebenschlaefer", events.EVENT_TYPES,
+                                               {events.RoundJSON: SiebenschlaeferRound})
+
+
+class SiebenschlaeferEvent(MoveOneOf):
+    __doc__ = event_doc("Siebenschläfer")
+    type_schemas = EVENTS
 
 
 class SiebenschlaeferState(Schema):
@@ -150,126 +157,16 @@ class SiebenschlaeferState(Schema):
     paid = _ints("rounds each seat had to pay")
     last_round = fields.Nested(SiebenschlaeferRound, required=True, allow_none=True)
     events = fields.List(
-        fields.Nested(SiebenschlaeferViewEvent), required=True, metadata={"description": "what the last move caused"}
+        fields.Nested(SiebenschlaeferEvent), required=True,
+        metadata={"description": "what the last move caused, as its log entry shows it to the viewer (section 16), "
+                                 "but for the closing game_over"},
     )
-
-
-class SiebenschlaeferResultDetail(Schema):
-    """How a game of Siebenschläfer ended (sections 9, 11, 12)."""
-
-    reason = fields.String(
-        required=True,
-        validate=validate.OneOf(["went_out", "stalled", "max_turns"]),
-        metadata={"description": "how the last round ended: went_out, stalled (counted), or max_turns (aborted)"},
-    )
-    winner = _int(required=True, allow_none=True, metadata={"description": "who went out in the last round"})
-    winners = _ints("who won the last round (empty when aborted)")
-    payers = _ints("who pays after the last round (empty when aborted)")
-    hand_values = _ints("counted points per seat in the last round (at the abort when aborted)")
-    rounds_played = _int(required=True)
-    round_results = fields.List(fields.Nested(SiebenschlaeferRound), required=True)
-    totals = _ints("counted points per seat over the finished rounds")
-    paid = _ints("rounds each seat had to pay")
-
-
-
-def _seat(description: str) -> fields.Integer:
-    return _int(required=True, metadata={"description": description})
-
-
-class SiebenschlaeferEventPlayed(Schema):
-    """A pair laid face up (sections 4, 5)."""
-
-    type = _type("played")
-    seat = _seat("who laid it")
-    cards = _cards("the pair, in canonical order")
-    value = _int(required=True, allow_none=True,
-                 metadata={"description": "the value it sets; null for a pair of aces (the table is free)"})
-
-
-class SiebenschlaeferEventDrew(Schema):
-    """Cards drawn from the stock: by a ``draw`` or because of a 7 (sections 5, 6)."""
-
-    type = _type("drew")
-    seat = _seat("who drew")
-    count = _int(required=True, metadata={"description": "how many (0 to 2)"})
-    reason = fields.String(required=True, validate=validate.OneOf(["draw", "seven"]),
-                           metadata={"description": "draw = the move draw; seven = the penalty of a 7"})
-    cards = fields.List(fields.String(), metadata={"description": "which cards: only for the drawer"})
-
-
-class SiebenschlaeferEventSkipped(Schema):
-    """A single 7: the next seat misses this turn (section 6)."""
-
-    type = _type("skipped")
-    seat = _seat("who misses the turn")
-
-
-class SiebenschlaeferEventPassed(Schema):
-    """A seat passed (section 5)."""
-
-    type = _type("passed")
-    seat = _seat("who passed")
-
-
-class SiebenschlaeferEventReshuffled(Schema):
-    """The played pile under its top pair became the new stock (section 8)."""
-
-    type = _type("reshuffled")
-    count = _int(required=True, metadata={"description": "cards shuffled into the stock"})
-
-
-class SiebenschlaeferEventReset(Schema):
-    """Everybody passed: a new start value was flipped (section 7)."""
-
-    type = _type("reset")
-    cards = _cards("the cards flipped from the stock, in order; the last two are the start value")
-    value = _int(required=True, allow_none=True, metadata={"description": "the value to beat now; null: free"})
-
-
-class SiebenschlaeferEventRoundEnded(SiebenschlaeferRound):
-    """A round ended (sections 9, 12): the hands laid open, the table, the count and the match so far."""
-
-    type = _type("round_ended")
-    totals = _ints("counted points per seat over the finished rounds, this one included")
-    paid = _ints("rounds each seat had to pay, this one included")
-
-
-class SiebenschlaeferEventDealt(Schema):
-    """The next round of a match was dealt (sections 2, 3, 11)."""
-
-    type = _type("dealt")
-    round = _int(required=True, metadata={"description": "the round dealt, from 1"})
-    opener = _seat("who opens (by the 2, or by the lot draw reported next)")
-    hand_counts = _ints("cards per seat")
-    stock_count = _int(required=True, metadata={"description": "cards in the stock"})
-    cards = fields.List(fields.String(), metadata={"description": "the viewer's new hand: only for that seat"})
-
-
-class SiebenschlaeferEventLot(Schema):
-    """A card drawn in the lot for the opener (section 3), face up."""
-
-    type = _type("lot")
-    seat = _seat("who drew it")
-    card = fields.String(required=True)
-
 
 
 GAME = GameSchemas(
     prefix="Siebenschlaefer",
     state=SiebenschlaeferState,
     result_detail=SiebenschlaeferResultDetail,
-    events={
-        "played": SiebenschlaeferEventPlayed,
-        "drew": SiebenschlaeferEventDrew,
-        "skipped": SiebenschlaeferEventSkipped,
-        "passed": SiebenschlaeferEventPassed,
-        "reshuffled": SiebenschlaeferEventReshuffled,
-        "reset": SiebenschlaeferEventReset,
-        "round_ended": SiebenschlaeferEventRoundEnded,
-        "dealt": SiebenschlaeferEventDealt,
-        "lot": SiebenschlaeferEventLot,
-        "game_over": game_over_schema("Siebenschlaefer", ("finished", "aborted"),
-                                      "counted points (one round) or the match totals"),
-    },
+    events=EVENTS,
+    event=SiebenschlaeferEvent,
 )

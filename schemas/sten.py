@@ -1,15 +1,19 @@
-"""Wire schemas of Sten (seeds/sten.md): the view's ``state``, the result ``detail`` and the events.
+"""Wire schemas of Sten (seeds/sten.md): the view's ``state`` and the result ``detail``.
 
-Options, moves and the envelopes are built by ``schemas.common.build`` from the
-engine's declarations; only what is Sten's own is written here.
+Options, moves and the envelopes are built by ``schemas.common.build``, the events by
+``schemas.events.event_schemas``, from the engine's declarations; only what is Sten's own is
+written here.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import Schema, fields, validate
 
-from schemas.common import GameSchemas, game_over_schema
-from schemas.common import event_type as _type
+from engines.sten import events
+from schemas.common import GameSchemas
+from schemas.events import event_schemas
 
 _SUIT = validate.OneOf(["C", "D", "H", "S"])
 
@@ -28,9 +32,8 @@ class StenSuitPile(Schema):
 _REASON = validate.OneOf(["empty_hand", "play_all", "stalled", "max_turns"])
 
 
-def _seat(description: str, **kw: object) -> fields.Integer:
-    return fields.Integer(strict=True, required=True, metadata={"description": description}, **kw)  # type: ignore[arg-type]
-
+def _seat(description: str, **kw: Any) -> fields.Integer:
+    return fields.Integer(strict=True, required=True, metadata={"description": description}, **kw)
 
 
 class StenEnded(Schema):
@@ -51,49 +54,6 @@ class StenEnded(Schema):
     layout = fields.List(fields.List(fields.String()), required=True,
                          metadata={"description": "the final layout: placed cards per suit C, D, H, S, ascending"})
     remainder = fields.List(fields.String(), required=True, metadata={"description": "the open remainder left"})
-
-
-class StenEventPlayed(Schema):
-    """A card placed on the layout (section 5.1)."""
-
-    type = _type("played")
-    seat = _seat("who placed it")
-    card = fields.String(required=True)
-    source = fields.String(required=True, validate=validate.OneOf(["hand", "remainder"]),
-                           metadata={"description": "from the mover's hand or the open remainder"})
-
-
-class StenEventPassed(Schema):
-    """A seat said "Stein" (section 5.2): nothing placed, the turn passes."""
-
-    type = _type("passed")
-    seat = _seat("who said Stein")
-
-
-class StenEventTookStone(Schema):
-    """The stone changed hands (after "Stein" or a failed declaration, sections 5.2 and 6)."""
-
-    type = _type("took_stone")
-    seat = _seat("the new holder")
-    previous_holder = _seat("who held it before; null: it lay in the middle", allow_none=True)
-
-
-class StenEventDeclared(Schema):
-    """A declaration to lay the whole hand (section 6): laid and won, or failed."""
-
-    type = _type("declared")
-    seat = _seat("the declarer")
-    success = fields.Boolean(required=True)
-    cards = fields.List(fields.String(), required=True, metadata={
-        "description": "success: every card, in the order laid; failure: for the others the cards laid before "
-                       "the first that did not fit, for the declarer his whole list"})
-
-
-class StenEventDealEnded(StenEnded):
-    """The game (one deal) ended: the hands left laid open, the final table, the reckoning (section 7)."""
-
-    type = _type("deal_ended")
-
 
 
 class StenState(Schema):
@@ -134,12 +94,5 @@ GAME = GameSchemas(
     prefix="Sten",
     state=StenState,
     result_detail=StenResultDetail,
-    events={
-        "played": StenEventPlayed,
-        "passed": StenEventPassed,
-        "took_stone": StenEventTookStone,
-        "declared": StenEventDeclared,
-        "deal_ended": StenEventDealEnded,
-        "game_over": game_over_schema("Sten", ("finished", "aborted"), "always null: Sten has no points"),
-    },
+    events=event_schemas("Sten", events.EVENT_TYPES, {events.Ended: StenEnded}),
 )

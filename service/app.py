@@ -5,6 +5,7 @@ from __future__ import annotations
 import http
 import json
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -17,9 +18,10 @@ from engines import REGISTRY
 from schemas import SCHEMAS
 from schemas.common import Catalogue, Health, Problem, build
 from service import bodies, cors, errors, observability, ratelimit, slots, web
+from service.blueprint import P429, P503, RETRY_AFTER, make_blueprint
 from service.bots import DEFAULT_LEVEL, LEVELS, BotPolicy
 from service.config import Settings
-from service.games import P429, P503, RETRY_AFTER, Runtime, make_blueprint
+from service.runtime import Runtime, runtime
 from service.spec import CardtablePlugin
 from service.store import MemoryStore, RedisStore, Store
 
@@ -40,7 +42,23 @@ class _SafeJSON(DefaultJSONProvider):
 
 class _App(Flask):
     """Flask, answering a plain ``OPTIONS`` with 204 and its ``Allow`` header: no body, so no
-    HTML-typed empty page (a CORS preflight is answered by ``service.cors`` before this)."""
+    HTML-typed empty page (a CORS preflight is answered by ``service.cors`` before this); and
+    asking once per function whether it is a coroutine function (Flask asks for every hook and
+    view on every request)."""
+
+    _sync: dict[Callable[..., Any], Callable[..., Any]]
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        try:
+            return self._sync[func]
+        except AttributeError:
+            self._sync = {}
+        except KeyError:
+            pass
+        if len(self._sync) > 512:  # the app's views and hooks are fewer: something passes new functions
+            self._sync.clear()
+        done = self._sync[func] = super().ensure_sync(func)
+        return done
 
     def make_default_options_response(self) -> Response:
         response = super().make_default_options_response()
@@ -173,8 +191,6 @@ def _service_blueprint() -> SmorestBlueprint:
     @blp.alt_response(P503[0], schema=Problem, description=P503[1], content_type=errors.PROBLEM, headers=RETRY_AFTER)
     @blp.doc(operationId="getReadiness", summary="Readiness: the store answers")
     def readyz() -> Response:
-        from service.games import runtime
-
         store = runtime().store
         store.ping()
         return Response(json.dumps({"status": "ok", "store": store.kind}), mimetype="application/json")

@@ -33,6 +33,9 @@ def _cooperative() -> Any:
     return Timeout if monkey.is_module_patched("socket") else None
 
 
+_UNKNOWN = object()
+
+
 def _shut_reading(environ: dict[str, Any]) -> None:
     """No more reading from this connection: gunicorn then closes it once the answer is out."""
     sock = environ.get("gunicorn.socket")
@@ -45,12 +48,17 @@ def install(app: Flask, seconds: float) -> None:
     """Read every request body within ``seconds`` (408 after), when ``seconds`` > 0."""
     if seconds <= 0:
         return
+    # Asked at the first body, once the worker runs (gunicorn's gevent worker patches before it
+    # loads the app, but an app may be made before patching); the answer does not change after.
+    cooperative: list[Any] = [_UNKNOWN]
 
     @app.before_request
     def _read_body() -> Response | None:
         if not (request.content_length or "chunked" in request.headers.get("Transfer-Encoding", "").lower()):
             return None
-        timeout = _cooperative()
+        if cooperative[0] is _UNKNOWN:
+            cooperative[0] = _cooperative()
+        timeout = cooperative[0]
         if timeout is None:
             return None
         timer = timeout(seconds)

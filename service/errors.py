@@ -92,8 +92,8 @@ def register(app: Flask, retry_after: int) -> None:
         status = exc.code or 500
         code = _CODES.get(status, "http_error")
         headers = {}
-        if status == 405 and getattr(exc, "valid_methods", None):
-            headers["Allow"] = ", ".join(exc.valid_methods)  # type: ignore[union-attr]
+        if status == 405 and (allowed := getattr(exc, "valid_methods", None)):
+            headers["Allow"] = ", ".join(allowed)
         if status == 422:
             errors = _webargs_errors(exc) or {}
             # webargs nests body errors under "json"; the location is already the body.

@@ -155,10 +155,25 @@ class Late(Exception):
 
 
 class _Flight:
+    """One shared read: its callers wait for ``over``; its ``event`` is made only once a caller
+    has to wait (most reads have nobody to share with, and an event is not free under gevent)."""
+
+    __slots__ = ("event", "over", "ok", "value", "error")
+
     def __init__(self) -> None:
-        self.done = threading.Event()
+        self.event: threading.Event | None = None
+        self.over = False  # the read returned or failed
+        self.ok = False  # ... and returned ``value``
         self.value: Any = None
         self.error: Exception | None = None
+
+    def waiter(self) -> threading.Event | None:
+        """The event to wait on, None when the read is over (called under ``Shared._lock``)."""
+        if self.over:
+            return None
+        if self.event is None:
+            self.event = threading.Event()
+        return self.event
 
 
 class Shared:
@@ -177,28 +192,44 @@ class Shared:
     def run(self, key: Hashable, read: Callable[[], Any], wait: float) -> Any:
         """``read()``'s value, or its exception, shared with the callers of the same ``key``;
         ``Late`` when the shared read took longer than ``wait`` seconds (it is bounded itself)."""
+        ahead: threading.Event | None = None
+        done: threading.Event | None = None
         with self._lock:
             flight = self._waiting.get(key)
-            leader = flight is None
-            if flight is None:
+            follower = flight is not None
+            if flight is not None:  # a read waits to start: share it
+                done = flight.waiter()
+            elif (running := self._running.get(key)) is None:  # nothing in flight: read now
+                flight = self._running[key] = _Flight()
+            else:  # lead the next read, once the running one is over
                 flight = self._waiting[key] = _Flight()
-            ahead = self._running.get(key)
-        if not leader:
-            if not flight.done.wait(wait):
-                raise Late(f"a shared read of {key!r} took over {wait:g} s")
-            if flight.error is not None:
-                raise copy.copy(flight.error).with_traceback(None)
-            return flight.value
-        # Until the read returns, its followers would see this (its leader stopped half-way).
-        flight.error = Late(f"the shared read of {key!r} was abandoned")
+                ahead = running.waiter()
+        if follower:
+            return self._shared(key, flight, done, wait)
+        return self._lead(key, flight, read, ahead, wait)
+
+    @staticmethod
+    def _shared(key: Hashable, flight: _Flight, done: threading.Event | None, wait: float) -> Any:
+        """A follower's answer: the leader's value or exception, once its read is over."""
+        if done is not None and not done.wait(wait):
+            raise Late(f"a shared read of {key!r} took over {wait:g} s")
+        if flight.error is not None:
+            raise copy.copy(flight.error).with_traceback(None)
+        if not flight.ok:  # its leader stopped half-way
+            raise Late(f"the shared read of {key!r} was abandoned")
+        return flight.value
+
+    def _lead(self, key: Hashable, flight: _Flight, read: Callable[[], Any], ahead: threading.Event | None,
+              wait: float) -> Any:
+        """Run the read for ``flight`` (after the one ahead of it, if any) and hand it to its followers."""
         try:
             if ahead is not None:
-                ahead.done.wait(wait)  # bounded: a running read ends within its own timeouts
-            with self._lock:
-                del self._waiting[key]
-                self._running[key] = flight
+                ahead.wait(wait)  # bounded: a running read ends within its own timeouts
+                with self._lock:
+                    del self._waiting[key]
+                    self._running[key] = flight
             flight.value = read()
-            flight.error = None
+            flight.ok = True
             return flight.value
         except Exception as exc:
             flight.error = exc
@@ -209,4 +240,7 @@ class Shared:
                     del self._waiting[key]
                 if self._running.get(key) is flight:
                     del self._running[key]
-            flight.done.set()
+                flight.over = True
+                done = flight.event
+            if done is not None:
+                done.set()

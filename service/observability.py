@@ -25,7 +25,6 @@ import os
 import sys
 import threading
 import time
-import uuid
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TextIO
 
@@ -60,7 +59,7 @@ class RuleRecordingRequest(Request):
 
     _rule: Any = None
 
-    @property  # type: ignore[override]
+    @property
     def url_rule(self) -> Any:
         return self._rule
 
@@ -158,6 +157,15 @@ def _observe(method: str, rule: str, status: str, elapsed: float) -> None:
     series[1].observe(elapsed)
 
 
+def request_id() -> str:
+    """A new request id: a random (version 4) UUID as 32 hex digits, as ``uuid.uuid4().hex`` writes
+    it, without building a UUID object."""
+    raw = bytearray(os.urandom(16))
+    raw[6] = raw[6] & 0x0F | 0x40  # version 4
+    raw[8] = raw[8] & 0x3F | 0x80  # the RFC 4122 variant
+    return raw.hex()
+
+
 def client_request_id(given: str) -> str | None:
     """The client's ``X-Request-Id`` when it is sane (1-64 printable ASCII characters), else None."""
     if 0 < len(given) <= 64 and given.isascii() and given.isprintable():
@@ -194,7 +202,7 @@ class Middleware:
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         started = time.perf_counter()
-        rid = environ[REQUEST_ID] = uuid.uuid4().hex
+        rid = environ[REQUEST_ID] = request_id()
         given = environ[CLIENT_REQUEST_ID] = client_request_id(environ.get("HTTP_X_REQUEST_ID", ""))
         status = ["500"]
         streamed = [False]
@@ -238,8 +246,14 @@ def game_created(game: str, finished: bool) -> None:
         ACTIVE.labels(game).inc()
 
 
+_moves: dict[str, Any] = {}
+
+
 def moves_applied(game: str, count: int, finished: bool) -> None:
-    MOVES.labels(game).inc(count)
+    counter = _moves.get(game)
+    if counter is None:  # one series per hosted game: a bounded set
+        counter = _moves[game] = MOVES.labels(game)
+    counter.inc(count)
     if finished:
         FINISHED.labels(game).inc()
         ACTIVE.labels(game).dec()

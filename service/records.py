@@ -62,7 +62,8 @@ def loads_record(raw: bytes, engine: Engine) -> dict[str, Any]:
     if not isinstance(record, dict):
         raise UnknownSnapshot("the stored snapshot is not an object")
     try:
-        record = migrate(record, record.get("schema"), SCHEMA_VERSION, ENVELOPE_MIGRATIONS, "snapshot envelope")
+        written: Any = record.get("schema")  # ``migrate`` refuses a missing or malformed number
+        record = migrate(record, written, SCHEMA_VERSION, ENVELOPE_MIGRATIONS, "snapshot envelope")
         if record.get("game") != engine.id:
             return record
         if record["format"] != engine.format:

@@ -249,7 +249,8 @@ class Streaming:
 
 
 def _caps() -> Caps | None:
-    return current_app.extensions.get("cardtable.stream_caps")  # type: ignore[no-any-return]
+    caps: Caps | None = current_app.extensions.get("cardtable.stream_caps")
+    return caps
 
 
 def hold_stream() -> Held:

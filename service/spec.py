@@ -35,7 +35,8 @@ class _Converter(OpenAPIConverter):
                 return {"anyOf": [{"$ref": ret.pop("$ref")}, dict(_NULL)]}
             if "allOf" in ret:
                 return {"anyOf": [*ret.pop("allOf"), dict(_NULL)]}
-        return super().field2nullable(field, ret)  # type: ignore[no-any-return]
+        out: dict[str, Any] = super().field2nullable(field, ret)
+        return out
 
     def schema2jsonschema(self, schema: Any) -> dict[str, Any]:
         instance = resolve_schema_instance(schema)

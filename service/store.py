@@ -25,7 +25,7 @@ timeout: a hung Redis costs a request at most one CARDTABLE_STORE_TIMEOUT. Ident
 (the streams of one game re-reading its log after a move) share one round trip.
 
 ``secret()`` is the server secret that keyed creates derive their game id and seat tokens from
-(``service.games``): CARDTABLE_SECRET when set, else a random one kept in Redis (``cardtable:secret``,
+(``service.create``): CARDTABLE_SECRET when set, else a random one kept in Redis (``cardtable:secret``,
 written once with SET NX, so every worker and restart shares it), else, in process, one per process.
 """
 
@@ -408,11 +408,11 @@ def _cluster_class() -> Any:
     from redis.cluster import RedisCluster
     from redis.exceptions import ClusterDownError, ConnectionError, SlotNotCoveredError
 
-    class Cluster(RedisCluster):  # type: ignore[misc]
+    class Cluster(RedisCluster):
         """redis-py's cluster client, minus its retry after a timeout (a hung node would cost two
         timeouts): a broken connection or a cluster still electing is retried once, as before."""
 
-        ERRORS_ALLOW_RETRY = (ConnectionError, ClusterDownError, SlotNotCoveredError)
+        ERRORS_ALLOW_RETRY = (ConnectionError, ClusterDownError, SlotNotCoveredError)  # type: ignore[assignment]
 
     return Cluster
 

@@ -9,6 +9,7 @@ is never read as Markdown, so an example such as ```[x](y)``` is not a link.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -20,16 +21,19 @@ _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 
 
-def prose_lines(text: str) -> list[str]:
-    """The lines outside fenced code blocks, with inline code spans blanked out."""
-    out, fenced = [], False
+def _unfenced(text: str) -> Iterator[str]:
+    """The lines outside fenced code blocks (the fences themselves left out)."""
+    fenced = False
     for line in text.splitlines():
         if _FENCE.match(line):
             fenced = not fenced
-            continue
-        if not fenced:
-            out.append(_CODE_SPAN.sub(" ", line))
-    return out
+        elif not fenced:
+            yield line
+
+
+def prose_lines(text: str) -> list[str]:
+    """The lines outside fenced code blocks, with inline code spans blanked out."""
+    return [_CODE_SPAN.sub(" ", line) for line in _unfenced(text)]
 
 
 def links(text: str) -> list[str]:
@@ -129,11 +133,4 @@ def table_rows(text: str) -> list[list[str]]:
 
 def code_spans(text: str) -> list[str]:
     """The contents of every inline code span outside fenced blocks."""
-    out, fenced = [], False
-    for line in text.splitlines():
-        if _FENCE.match(line):
-            fenced = not fenced
-            continue
-        if not fenced:
-            out += [m.group(2).strip() for m in _CODE_SPAN.finditer(line)]
-    return out
+    return [m.group(2).strip() for line in _unfenced(text) for m in _CODE_SPAN.finditer(line)]

@@ -1,10 +1,32 @@
 #!/usr/bin/env bash
 # Run the whole test suite from a fresh machine: installs what is missing from Debian
-# (redis-server, node, npm), creates .venv with the package and its test extras, lints,
-# and runs pytest.
-# Extra arguments go to pytest, e.g. `bash tests/run.sh -k sten`.
+# (redis-server, nginx, node, npm, chromium), creates .venv with the package and its test extras,
+# lints (ruff) and type-checks (mypy), and runs pytest in two tiers, each its own pytest run:
+#
+#   1. the fast tier: every test not marked `slow`, on two pytest-xdist workers
+#      (CARDTABLE_TEST_WORKERS to change that), a module's tests on one worker (`--dist loadscope`:
+#      a module's servers start once);
+#   2. the slow tier (`-m slow`): tests whose verdict depends on real time (timeouts, deadlines,
+#      failovers, faults under load) or that take ten seconds and more by themselves (fuzzing, the
+#      bench smoke test, long playouts), one at a time, so that no test's timing is disturbed by
+#      another's.
+#
+# Both tiers run every time, here and in CI (.ci/run calls exactly this): on 2 cores the fast tier
+# takes about two and a half minutes and the slow tier about as long. `bash tests/run.sh --fast`
+# runs the fast tier alone, while you work.
+#
+# Extra arguments go to pytest in each tier, e.g. `bash tests/run.sh -k sten`. With none (the whole
+# suite), a tier that collects no test fails the run. With a selection, a tier it leaves empty is
+# skipped (pytest's exit 5), but the run fails when neither tier ran a test. A `-m` of your own
+# replaces the tiers: one pytest run with your arguments (add `-n 2` for workers).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+slow_tier=1
+if [ "${1:-}" = "--fast" ]; then
+  slow_tier=0
+  shift
+fi
 
 # Debian packages the tests need: redis-server (and redis-cli) for the service tests, nginx for
 # the tests of deploy/nginx in front of gunicorn (Debian's postinst starts no server in a container
@@ -34,4 +56,46 @@ fi
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test,load]'
 
 .venv/bin/ruff check .
-exec .venv/bin/python -m pytest -p no:cacheprovider "$@"
+.venv/bin/mypy engines bots schemas service
+
+workers="${CARDTABLE_TEST_WORKERS:-2}"
+pytest=(.venv/bin/python -m pytest -p no:cacheprovider)
+for arg in "$@"; do
+  case "$arg" in
+    -m | -m?*) exec "${pytest[@]}" "$@" ;;
+  esac
+done
+
+# One tier: its pytest run, with "no test collected" (5) accepted only in a selection of the
+# caller's (the whole suite must find tests in each tier). Both tiers run even when the first fails,
+# so that one run shows every failure; the script then exits with the first failure's status.
+selection=0
+[ "$#" = 0 ] || selection=1
+ran=0
+failed=0
+tier() {
+  local name=$1 status=0 started=$SECONDS
+  shift
+  echo "tests/run.sh: the $name tier" >&2
+  "${pytest[@]}" "$@" || status=$?
+  echo "tests/run.sh: the $name tier took $((SECONDS - started)) s (pytest exit $status)" >&2
+  if [ "$status" = 0 ]; then
+    ran=$((ran + 1))
+  elif [ "$status" = 5 ] && [ "$selection" = 1 ]; then
+    echo "tests/run.sh: the $name tier has no test in this selection" >&2
+  elif [ "$failed" = 0 ]; then
+    failed=$status
+  fi
+}
+
+tier fast -m "not slow" -n "$workers" --dist loadscope "$@"
+if [ "$slow_tier" = 1 ]; then
+  tier slow -m slow "$@"
+fi
+if [ "$failed" != 0 ]; then
+  exit "$failed"
+fi
+if [ "$ran" = 0 ]; then
+  echo "tests/run.sh: no test was collected in any tier" >&2
+  exit 5
+fi

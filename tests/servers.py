@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -95,6 +96,23 @@ class RedisServer:
             self.proc.wait(10)
         self.proc = None
 
+    def wait_synced(self, timeout: float = 30) -> None:
+        """Until this replica's link to its primary is up (bounded)."""
+        deadline = time.monotonic() + timeout
+        while "master_link_status:up" not in self.cli("info", "replication"):
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"replica on {self.port} did not sync in {timeout} s")
+            time.sleep(0.05)
+
+    def wait_replicas(self, count: int = 1, timeout: float = 30) -> None:
+        """Until this primary counts ``count`` replicas for ``WAIT`` (bounded). A replica's link is up
+        a moment before its primary has its first acknowledgement; a write that waits for it then
+        gets 0 replicas, which a test with replica acknowledgements would read as a 503 of its own."""
+        deadline = time.monotonic() + timeout
+        while self.cli("wait", str(count), "100").strip() != str(count):
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the primary on {self.port} does not count {count} replicas")
+
     def cli(self, *args: str) -> str:
         """One redis-cli command against this server; its output."""
         return subprocess.run([shutil.which("redis-cli") or "redis-cli", "-p", str(self.port), *args],
@@ -131,7 +149,11 @@ def gunicorn(redis_url: str, workers: int = 2, extra_env: dict[str, str] | None 
     env.update({"REDIS_URL": redis_url, "CARDTABLE_BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": str(workers),
                 "CARDTABLE_ALLOW_FIXED_DEALS": "1", "CARDTABLE_LOG_LEVEL": "warning",
                 # deploy/gunicorn.conf.py turns the rate limit on; tests that want it say so
-                "CARDTABLE_RATE_LIMIT": "off", "CARDTABLE_CREATE_LIMIT": "off"})
+                "CARDTABLE_RATE_LIMIT": "off", "CARDTABLE_CREATE_LIMIT": "off",
+                # production's 1 s is a long time for Redis on loopback, but not on a machine whose
+                # two cores run a whole test suite: there a 503 would fail a test that is not about
+                # the store's timeout (the tests that are set their own)
+                "CARDTABLE_STORE_TIMEOUT": "5"})
     env.update(extra_env or {})
     env["PYTHONPATH"] = str(root)  # that tree's packages before the installed (editable) ones
     errlog = tempfile.TemporaryFile()  # noqa: SIM115 -- closed below, after the server stops
@@ -143,7 +165,10 @@ def gunicorn(redis_url: str, workers: int = 2, extra_env: dict[str, str] | None 
         wait_for_port(port, proc)
         yield GunicornURL(f"http://127.0.0.1:{port}", proc.pid)
     finally:
-        proc.terminate()
+        # SIGQUIT: gunicorn's quick stop. Its graceful stop (SIGTERM) waits up to graceful_timeout for
+        # every open request, and an event stream whose client has left is only noticed at its next
+        # keep-alive: a test that opened streams would wait 20 s here for nothing it checks.
+        proc.send_signal(signal.SIGQUIT)
         try:
             proc.wait(15)
         except subprocess.TimeoutExpired:
@@ -250,7 +275,8 @@ class SentinelServers:
     def _start(self) -> None:
         self.primary.start()
         self.replica.start()
-        self._wait_synced(self.replica)
+        self.replica.wait_synced()
+        self.primary.wait_replicas(1)
         for port in self.sentinel_ports:
             conf = os.path.join(self.dir, f"sentinel-{port}.conf")
             with open(conf, "w") as f:
@@ -276,40 +302,39 @@ class SentinelServers:
         info = dict(zip(out[::2], out[1::2], strict=False))
         return info.get("num-slaves") == "1" and info.get("num-other-sentinels") == "2"
 
-    @staticmethod
-    def _wait_synced(replica: RedisServer, timeout: float = 30) -> None:
-        deadline = time.monotonic() + timeout
-        while "master_link_status:up" not in replica.cli("info", "replication"):
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"replica on {replica.port} did not sync")
-            time.sleep(0.1)
-
-    def master_port(self) -> int | None:
-        """The primary's port as a Sentinel that answers names it."""
+    def master_ports(self) -> list[int | None]:
+        """The primary's port as each Sentinel names it (None: it did not answer)."""
+        ports: list[int | None] = []
         for port in self.sentinel_ports:
             out = subprocess.run([shutil.which("redis-cli") or "redis-cli", "-p", str(port), "sentinel",
                                   "get-master-addr-by-name", self.NAME], capture_output=True, text=True,
                                  timeout=10).stdout.split()
-            if len(out) == 2 and out[1].isdigit():
-                return int(out[1])
-        return None
+            ports.append(int(out[1]) if len(out) == 2 and out[1].isdigit() else None)
+        return ports
 
     def kill_primary_and_recover(self, timeout: float = 30) -> float:
         """SIGKILL the primary; once the Sentinels have promoted the replica, restart the dead
         node as a replica of the new primary (what a supervisor and Sentinel's config rewrite do
         together), so that writes can be replicated again. Swaps ``primary`` and ``replica``.
-        Returns the seconds until the Sentinels named the new primary."""
+        Returns the seconds until the Sentinels named the new primary.
+
+        The dead node comes back only once every Sentinel names the survivor: a Sentinel that has
+        not yet heard of the failover still names the dead node's address, and once something
+        answers there again it would send the service to a replica that is still empty (a game
+        not found). It returns once the survivor counts it for ``WAIT`` again (all bounded)."""
         dead, survivor = self.primary, self.replica
         started = time.monotonic()
         dead.kill()
-        while self.master_port() != survivor.port:
+        while self.master_ports() != [survivor.port] * len(self.sentinel_ports):
             if time.monotonic() - started > timeout:
-                raise RuntimeError("the Sentinels did not fail over")
+                raise RuntimeError(f"the Sentinels did not all fail over to {survivor.port}: {self.master_ports()}")
             time.sleep(0.05)
         promoted = time.monotonic() - started
         dead.extra = ("--replicaof", "127.0.0.1", str(survivor.port))
         dead.start()
         self.primary, self.replica = survivor, dead
+        dead.wait_synced(timeout)
+        survivor.wait_replicas(1, timeout)
         return promoted
 
     def cleanup(self) -> None:

@@ -1,9 +1,9 @@
 """Conformance over engines.REGISTRY (after OpenSpiel's api_test): every game keeps the contract.
 
-Random seeds, random listed moves; every listed move applies; refused moves raise
-IllegalMove and leave the state equal; decode(encode(s)) == s; games end; views pass
-their schema; a view and the legal moves do not change when the cards hidden from
-that seat are dealt differently.
+Random seeds, random listed moves; every listed move applies and survives JSON; refused moves
+raise IllegalMove with a stable reason; decode(encode(s)) == s; games end; views pass their
+schema; a view and the legal moves do not change when the cards hidden from that seat are dealt
+differently. (What core checks for every game, the turn and the end: tests/test_contract.py.)
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engines import REGISTRY
-from engines.core import Engine, IllegalMove, Move, Result
+from engines.core import Engine, IllegalMove, Move, Result, move_from_json
 from tests.playout import built, canonical, playout, short_options
 
 ENGINES = sorted(REGISTRY.values(), key=lambda e: e.id)
@@ -65,9 +65,8 @@ def _check_position(engine: Engine, state, seat: int, legal: tuple[Move, ...], p
     assert engine.decode(json.loads(json.dumps(encoded))) == state, "decode(encode(s)) != s"
     for m in _probe(legal):
         engine.apply(state, seat, m)  # every listed move applies as listed
-        assert engine.decode(encoded) == state
-        assert type(m) in engine.move_types and canonical(m.to_json()) == canonical(
-            type(m)(**{f.name: getattr(m, f.name) for f in dataclasses.fields(m)}).to_json())
+        assert type(m) in engine.move_types
+        assert move_from_json(engine.move_types, json.loads(json.dumps(m.to_json()))) == m, "a move lost in JSON"
     waiting = [s for s in range(players) if s not in engine.to_move(state)]
     for other in waiting:
         assert engine.legal_moves(state, other) == (), "a seat not to move has legal moves"
@@ -77,11 +76,7 @@ def _check_position(engine: Engine, state, seat: int, legal: tuple[Move, ...], p
                 engine.apply(state, seat, bad)
             except IllegalMove as exc:
                 assert exc.reason and exc.reason == exc.reason.lower()
-            assert canonical(engine.encode(state)) == canonical(encoded), "a refused move changed the state"
-    for other in waiting[:1]:
-        with pytest.raises(IllegalMove):
-            engine.apply(state, other, legal[0])
-        assert canonical(engine.encode(state)) == canonical(encoded)
+    # A refused move leaves nothing behind by construction: states are values (tests/test_contract.py).
 
 
 @pytest.mark.parametrize("engine", ENGINES, ids=IDS)

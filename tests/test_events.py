@@ -1,7 +1,8 @@
 """Events over engines.REGISTRY (each move's log entry carries them): every game reports what its moves
 cause, typed, documented, redacted per viewer, and hiding what a viewer cannot see.
 
-- ``apply_events`` returns exactly the state ``apply`` returns;
+- ``apply_events`` returns exactly the state ``apply`` returns (checked per game where ``apply`` skips
+  building events: tests/engines/conquian and kanaster ``test_events``; the others build them either way);
 - every event, as every viewer sees it, matches the game's typed event schema (and so the spec),
   and every event type the game declares is documented in its seeds file;
 - the move that ends a game reports ``game_over`` last;
@@ -44,7 +45,7 @@ def test_every_game_declares_typed_events_and_documents_each(engine: Engine) -> 
 @pytest.mark.parametrize("engine", ENGINES, ids=IDS)
 @SETTINGS
 @given(data=st.data())
-def test_events_are_typed_and_the_state_is_that_of_apply(engine: Engine, data: st.DataObject) -> None:
+def test_events_are_typed_declared_and_game_over_comes_last(engine: Engine, data: st.DataObject) -> None:
     entry_schema = built(engine).log_entry()
     declared = set(SCHEMAS[engine.id].events)
     players = data.draw(st.sampled_from(list(engine.players)), label="players")
@@ -52,7 +53,6 @@ def test_events_are_typed_and_the_state_is_that_of_apply(engine: Engine, data: s
     seen: set[str] = set()
     for step in playout(engine, players, seed):
         after, events = engine.apply_events(step.state, step.seat, step.move)
-        assert after == engine.apply(step.state, step.seat, step.move)
         for viewer in (None, *range(players)):
             shown = [e.for_viewer(viewer) for e in events]
             entry = {"version": 1, "seat": step.seat, "bot": False, "move": step.move.to_json(), "events": shown}

@@ -8,12 +8,13 @@ import orjson
 import pytest
 
 from engines import REGISTRY
-from engines.core import EngineDefaults, NewerFormat, migrate
+from engines.core import NewerFormat, migrate
 from service.records import SCHEMA_VERSION, UnknownSnapshot, loads_entry, loads_record
 
 
-class Toy(EngineDefaults):
-    """Format 1 kept ``score``; format 2 renamed it ``points``; format 3 added ``bonus``."""
+class Toy:
+    """Format 1 kept ``score``; format 2 renamed it ``points``; format 3 added ``bonus``. (The parts of
+    an engine the service's loading reads.)"""
 
     id = "toy"
     format = 3

@@ -34,7 +34,7 @@ SEQUENCE = "sequence"
 
 def card_key(card: str) -> tuple[int, int]:
     """Sort key: rank in sequence order, then suit."""
-    return RANK_INDEX[rank_of(card)], SUIT_INDEX[suit_of(card)]  # type: ignore[index]
+    return RANK_INDEX[rank_of(card)], SUIT_INDEX[card[-1]]  # no joker in Conquian: the suit is the last letter
 
 
 def sort_hand(cards: Iterable[str]) -> tuple[str, ...]:

@@ -12,18 +12,9 @@ from dataclasses import replace
 from typing import Any
 
 from engines.cards import rank_of, remove_cards, shuffled
-from engines.core import (
-    Event,
-    IllegalMove,
-    InvalidOptions,
-    Move,
-    Result,
-    check_deck,
-    check_players,
-    game_over_event,
-    resolve_options,
-)
+from engines.core import Event, IllegalMove, Move, Result, deal_from
 
+from . import events
 from .melds import (
     CARDS,
     DECK,
@@ -39,17 +30,7 @@ from .melds import (
     melds_containing,
     sort_hand,
 )
-from .state import (
-    CHOOSE,
-    DISCARD,
-    FORCE_OFFER,
-    FORCE_REJECT,
-    FORCED,
-    HAND_SIZE,
-    OPTIONS,
-    OVER,
-    TURNED,
-    WINNING_MELD_COUNT,
+from .moves import (
     ConquianDeclineForce,
     ConquianDiscard,
     ConquianDraw,
@@ -57,12 +38,21 @@ from .state import (
     ConquianMeld,
     ConquianPass,
     ConquianReject,
+)
+from .options import Rules
+from .state import (
+    CHOOSE,
+    DISCARD,
+    FORCE_OFFER,
+    FORCE_REJECT,
+    FORCED,
+    HAND_SIZE,
+    OVER,
+    TURNED,
+    WINNING_MELD_COUNT,
     ConquianState,
     DealSummary,
-    Rules,
 )
-
-PLAYERS = range(2, 3)
 
 
 def other(seat: int) -> int:
@@ -94,18 +84,13 @@ def _cut_for_dealer(seed: str) -> tuple[tuple[str, ...], int]:
     raise AssertionError("a 40-card deck cannot tie on every pair")  # four of each rank, 20 pairs
 
 
-def new_game(
-    players: int, options: Mapping[str, Any] | None, seed: str, deck: Sequence[str] | None = None
-) -> ConquianState:
+def new_game(players: int, options: Mapping[str, Any], seed: str, deck: Sequence[str] | None) -> ConquianState:
     """Set up a match and deal its first deal (seeds/conquian.md 2).
 
     ``deck`` (top card first) replaces ``shuffled(DECK, seed, "deal")`` for the first deal only.
     """
-    check_players(players, PLAYERS)
-    rules = Rules(**resolve_options(OPTIONS, options))
-    if not isinstance(seed, str):
-        raise InvalidOptions({"seed": "must be a string"})
-    cards = shuffled(DECK, seed, "deal") if deck is None else check_deck(deck, DECK)
+    rules = Rules(**options)
+    cards = deal_from(deck, DECK, seed)
     if rules.first_dealer == "low_card_draw":
         cut, dealer = _cut_for_dealer(seed)
     else:
@@ -270,9 +255,7 @@ def listed_melds(state: ConquianState) -> list[Arrangement]:
 
 
 def legal_moves(state: ConquianState, seat: int) -> tuple[Move, ...]:
-    """Every listed move of ``seat``; all of them apply as they are (seeds/conquian.md 4)."""
-    if seat not in to_move(state):
-        return ()
+    """Every listed move of ``seat`` (to move); all of them apply as they are (seeds/conquian.md 4)."""
     phase = state.phase
     if phase in (FORCE_OFFER, FORCE_REJECT):
         return (ConquianForce(), ConquianDeclineForce())
@@ -348,72 +331,20 @@ def _offer_to(state: ConquianState, receiver: int, card: str, ev: list[Event] | 
     assert state.offer is None
     force = state.rules.forcing_enabled and fits(state, receiver, card)
     if force and ev is not None:
-        ev.append(Event("force_window", {"seat": other(receiver), "player": receiver, "card": card,
-                                         "window": "offer"}))
+        ev.append(events.ForceWindow(other(receiver), receiver, card, "offer").event())
     return replace(state, turn=receiver, offer=card, face_up=None, phase=FORCE_OFFER if force else CHOOSE)
 
 
-def _is_layoff(old: Arrangement, new: Arrangement) -> bool:
-    """Whether ``new`` only adds cards to the melds of ``old``: as many melds, each old meld inside its
-    own new one (nothing split, joined or moved)."""
-    if not old or len(old) != len(new):
-        return False
-    home = {c: i for i, m in enumerate(new) for c in m}
-    used = set()
-    for m in old:
-        i = home[m[0]]
-        if i in used or any(home[c] != i for c in m):
-            return False
-        used.add(i)
-    return True
+def apply(state: ConquianState, seat: int, move: Move, ev: list[Event] | None) -> ConquianState:
+    """The state after ``seat`` (to move) makes ``move`` (seeds/conquian.md 4-6); IllegalMove otherwise.
 
-
-_SOURCE = {CHOOSE: "offer", TURNED: "turned", FORCED: "forced"}
-
-
-def _meld_event(state: ConquianState, seat: int, arrangement: Arrangement, hand_used: tuple[str, ...],
-                has_card: bool) -> Event:
-    """``laid_off`` when the move only extends the seat's melds, ``melded`` otherwise (seeds/conquian.md 11)."""
-    old = state.melds[seat]
-    card = (state.offer if state.phase == CHOOSE else state.face_up) if has_card else None
-    used = set(hand_used)
-    cards = [c for c in state.hands[seat] if c in used]  # in hand order, whatever order was posted
-    if card is not None:
-        cards.insert(0, card)
-    return Event("laid_off" if _is_layoff(old, arrangement) else "melded", {
-        "seat": seat,
-        "card": card,
-        "source": _SOURCE[state.phase] if has_card else "hand",
-        "cards": cards,
-        "melds": [list(m) for m in arrangement],
-        "melded_count": sum(len(m) for m in arrangement),
-    })
-
-
-def apply(state: ConquianState, seat: int, move: Move) -> ConquianState:
-    """The state after ``seat`` makes ``move`` (seeds/conquian.md 4-6); IllegalMove otherwise."""
-    return _apply(state, seat, move, None)
-
-
-def apply_events(state: ConquianState, seat: int, move: Move) -> tuple[ConquianState, tuple[Event, ...]]:
-    """``apply`` and the events the move caused, in order (seeds/conquian.md 11)."""
-    ev: list[Event] = []
-    after = _apply(state, seat, move, ev)
-    return after, tuple(ev)
-
-
-def _apply(state: ConquianState, seat: int, move: Move, ev: list[Event] | None) -> ConquianState:
-    """The rules of a move; when ``ev`` is a list, what the move causes is appended to it as events
-    (every event is public: only the cards of a new deal are private, section 11)."""
-    if state.phase == OVER:
-        raise IllegalMove("game_over", "the match is over")
-    if seat not in to_move(state):
-        raise IllegalMove("not_your_turn", "it is not your turn")
+    When ``ev`` is a list, what the move causes is appended to it as events (section 11; every
+    event is public: only the cards of a new deal are private)."""
     phase = state.phase
     if isinstance(move, ConquianMeld):
         arrangement, hand_used, has_card = _check_meld(state, seat, move)
         if ev is not None:
-            ev.append(_meld_event(state, seat, arrangement, hand_used, has_card))
+            ev.append(events.meld(state, seat, arrangement, hand_used, has_card))
         hands = list(state.hands)
         rest = remove_cards(state.hands[seat], hand_used)
         assert rest is not None
@@ -432,26 +363,25 @@ def _apply(state: ConquianState, seat: int, move: Move, ev: list[Event] | None) 
             raise _wrong_phase(move, state)
         if not state.stock:
             raise IllegalMove("stock_empty", "the stock is empty; take the offered card or pass")
-        card = state.stock[0]
+        top = state.stock[0]
         if ev is not None:
             if state.offer is not None:
-                ev.append(Event("buried", {"seat": seat, "card": state.offer}))
-            ev.append(Event("turned", {"seat": seat, "card": card, "stock_count": len(state.stock) - 1}))
+                ev.append(events.Buried(seat, state.offer).event())
+            ev.append(events.Turned(seat, top, len(state.stock) - 1).event())
         dead = state.dead if state.offer is None else (*state.dead, state.offer)
-        return replace(state, phase=TURNED, face_up=card, stock=state.stock[1:], offer=None, dead=dead)
+        return replace(state, phase=TURNED, face_up=top, stock=state.stock[1:], offer=None, dead=dead)
     if isinstance(move, ConquianReject):
         if phase != TURNED:
             raise _wrong_phase(move, state)
-        card = state.face_up
-        assert card is not None
+        turned = state.face_up
+        assert turned is not None
         if ev is not None:
-            ev.append(Event("rejected", {"seat": seat, "card": card}))
-        if state.rules.forcing_enabled and fits(state, seat, card):
+            ev.append(events.Rejected(seat, turned).event())
+        if state.rules.forcing_enabled and fits(state, seat, turned):
             if ev is not None:
-                ev.append(Event("force_window", {"seat": other(seat), "player": seat, "card": card,
-                                                 "window": "reject"}))
+                ev.append(events.ForceWindow(other(seat), seat, turned, "reject").event())
             return replace(state, phase=FORCE_REJECT)
-        return _offer_to(replace(state, face_up=None), other(seat), card, ev)
+        return _offer_to(replace(state, face_up=None), other(seat), turned, ev)
     if isinstance(move, ConquianDiscard):
         if phase != DISCARD:
             raise _wrong_phase(move, state)
@@ -459,7 +389,7 @@ def _apply(state: ConquianState, seat: int, move: Move, ev: list[Event] | None) 
         if not isinstance(move.card, str) or move.card not in hand:
             raise IllegalMove("card_not_in_hand", f"{move.card} is not in your hand")
         if ev is not None:
-            ev.append(Event("discarded", {"seat": seat, "card": move.card}))
+            ev.append(events.Discarded(seat, move.card).event())
         hands = list(state.hands)
         hands[seat] = tuple(c for c in hand if c != move.card)
         return _offer_to(replace(state, hands=(hands[0], hands[1])), other(seat), move.card, ev)
@@ -469,49 +399,24 @@ def _apply(state: ConquianState, seat: int, move: Move, ev: list[Event] | None) 
         if state.stock:
             raise IllegalMove("stock_not_empty", "passing is allowed only when the stock is empty")
         if ev is not None:
-            ev.append(Event("passed", {"seat": seat, "card": state.offer}))
+            ev.append(events.Passed(seat, state.offer).event())
         return _end_deal(state, None, ev)
-    if isinstance(move, ConquianForce | ConquianDeclineForce):
-        if phase not in (FORCE_OFFER, FORCE_REJECT):
-            raise _wrong_phase(move, state)
-        card = state.offer if phase == FORCE_OFFER else state.face_up
-        assert card is not None
-        forcing = isinstance(move, ConquianForce)
-        if ev is not None:
-            ev.append(Event("forced" if forcing else "force_declined", {"seat": seat, "player": state.turn,
-                                                                         "card": card}))
-        if forcing:
-            return replace(state, phase=FORCED, face_up=card, offer=None)
-        if phase == FORCE_OFFER:
-            return replace(state, phase=CHOOSE)
-        return _offer_to(replace(state, face_up=None), other(state.turn), card, ev)
-    raise IllegalMove("malformed_move", f"not a Conquian move: {move!r}")
+    assert isinstance(move, ConquianForce | ConquianDeclineForce), move
+    if phase not in (FORCE_OFFER, FORCE_REJECT):
+        raise _wrong_phase(move, state)
+    card = state.offer if phase == FORCE_OFFER else state.face_up
+    assert card is not None
+    forcing = isinstance(move, ConquianForce)
+    if ev is not None:
+        ev.append((events.Forced if forcing else events.ForceDeclined)(seat, state.turn, card).event())
+    if forcing:
+        return replace(state, phase=FORCED, face_up=card, offer=None)
+    if phase == FORCE_OFFER:
+        return replace(state, phase=CHOOSE)
+    return _offer_to(replace(state, face_up=None), other(state.turn), card, ev)
 
 
 # --- end of a deal and of the match (seeds/conquian.md 6) -----------------------------------------
-
-
-def deal_summary_json(summary: DealSummary) -> dict[str, Any]:
-    """The finished deal as the view's ``last_deal`` and the ``deal_ended`` event show it: the final
-    table, the hands as shown (a hand is never shown: null, an empty one is ``[]``), and the score
-    breakdown per seat, which sums to ``points`` (seeds/conquian.md 6.4, 11)."""
-    points = [summary.stake if seat == summary.winner else 0 for seat in (0, 1)]
-    return {
-        "deal": summary.deal,
-        "dealer": summary.dealer,
-        "outcome": summary.outcome,
-        "winner": summary.winner,
-        "stake": summary.stake,
-        "melds": [[list(m) for m in a] for a in summary.melds],
-        "stock_left": summary.stock_left,
-        "hand_counts": list(summary.hand_counts),
-        "hands": [[] if n == 0 else None for n in summary.hand_counts],
-        "dead": None if summary.dead is None else list(summary.dead),
-        "discard": summary.discard,
-        "breakdown": [{"won_deal": p} for p in points],
-        "points": points,
-        "scores": list(summary.scores),
-    }
 
 
 def _end_deal(state: ConquianState, winner: int | None, ev: list[Event] | None) -> ConquianState:
@@ -538,7 +443,7 @@ def _end_deal(state: ConquianState, winner: int | None, ev: list[Event] | None) 
         scores=scores,
     )
     if ev is not None:
-        ev.append(Event("deal_ended", deal_summary_json(summary)))
+        ev.append(events.DealEnded(events.deal_summary_json(summary)).event())
     if winner is None:
         after = replace(
             state, last_deal=summary, draws_in_a_row=state.draws_in_a_row + 1, drawn_deals=state.drawn_deals + 1
@@ -546,9 +451,9 @@ def _end_deal(state: ConquianState, winner: int | None, ev: list[Event] | None) 
     else:
         after = replace(state, last_deal=summary, scores=scores, draws_in_a_row=0)
     if winner is not None and scores[winner] >= r.target:
-        return _game_over(replace(after, phase=OVER, end="target"), ev)
+        return replace(after, phase=OVER, end="target")
     if r.max_deals is not None and state.deal >= r.max_deals:
-        return _game_over(replace(after, phase=OVER, end="max_deals"), ev)
+        return replace(after, phase=OVER, end="max_deals")
     if winner is None or r.dealer_rotation == "alternate":
         dealer = other(state.dealer)
     elif r.dealer_rotation == "loser_deals":
@@ -558,18 +463,9 @@ def _end_deal(state: ConquianState, winner: int | None, ev: list[Event] | None) 
     cards = shuffled(DECK, state.seed, f"deal/{state.deal + 1}")
     nxt = _start_deal(after, dealer, cards)
     if ev is not None:
-        ev.append(Event("dealt", {"deal": nxt.deal, "dealer": dealer, "turn": nxt.turn, "stake": stake(nxt),
-                                  "hand_counts": [len(h) for h in nxt.hands], "stock_count": len(nxt.stock)},
-                        {0: {"cards": list(nxt.hands[0])}, 1: {"cards": list(nxt.hands[1])}}))
+        ev.append(events.Dealt(nxt.deal, nxt.dealer, nxt.turn, stake(nxt), [len(h) for h in nxt.hands],
+                               len(nxt.stock), dict(enumerate(nxt.hands))).event())
     return nxt
-
-
-def _game_over(state: ConquianState, ev: list[Event] | None) -> ConquianState:
-    if ev is not None:
-        res = result(state)
-        assert res is not None
-        ev.append(game_over_event(res))
-    return state
 
 
 def result(state: ConquianState) -> Result | None:
@@ -595,19 +491,3 @@ def result(state: ConquianState) -> Result | None:
             "target": state.rules.target,
         },
     )
-
-
-# --- hidden-information test hook ------------------------------------------------------------------
-
-
-def shuffle_hidden(state: ConquianState, seat: int | None, seed: str) -> ConquianState:
-    """The same state with the cards hidden from ``seat`` (other hands, stock) permuted among those places."""
-    hidden_hands = [s for s in (0, 1) if s != seat]
-    pool = [c for s in hidden_hands for c in state.hands[s]] + list(state.stock)
-    mixed = list(shuffled(pool, seed, "shuffle_hidden"))
-    hands = list(state.hands)
-    for s in hidden_hands:
-        n = len(hands[s])
-        hands[s] = sort_hand(mixed[:n])
-        del mixed[:n]
-    return replace(state, hands=(hands[0], hands[1]), stock=tuple(mixed))

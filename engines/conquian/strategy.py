@@ -1,5 +1,5 @@
-"""Conquian bot strategy: the ``greedy`` level, a position's value and the determinized worlds
-(rules in seeds/conquian.md, section "Bots").
+"""Conquian bot strategy: the ``greedy`` level and a position's value (rules in seeds/conquian.md,
+section "Bots").
 
 The greedy player is a sensible beginner: it takes or melds the face-up card whenever that melds,
 choosing the arrangement that leaves the most ways to grow; it discards the card that is worth
@@ -11,23 +11,24 @@ dead cards, the counts), so it may be run on real states.
 the melded counts and the hands' potential (a search calls it on determinized states, where
 reading the sampled opponent hand is allowed), folded into the race of match units.
 
-``determinize`` deals the hidden cards anew (uniformly: in Conquian no card ever enters a hand
-face up, so nothing is known about the opponent's hand beyond its size) and replaces the seed,
-so that a search playing into the next deal does not see the real next deal.
+The determinized worlds a search plays in are core's (``engines.contract``): the hidden cards
+(``view.hidden``) dealt anew uniformly -- in Conquian no card ever enters a hand face up, so nothing
+is known about the opponent's hand beyond its size -- with a seed of their own, so that a search
+playing into the next deal does not see the real next deal.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from dataclasses import replace
 from functools import lru_cache
 
-from engines.cards import rank_of, shuffled, suit_of
+from engines.cards import rank_of, suit_of
 from engines.core import Move
 from engines.heuristics import best_move, heuristic_first
 
-from .melds import DECK, ORDER, RANK_INDEX, Arrangement, fits_simple, melded_cards, sort_hand
+from .melds import DECK, ORDER, RANK_INDEX, Arrangement, fits_simple, melded_cards
+from .moves import ConquianDeclineForce, ConquianDiscard, ConquianForce, ConquianMeld
 from .rules import legal_moves, other, result
 from .state import (
     CHOOSE,
@@ -37,10 +38,6 @@ from .state import (
     FORCED,
     TURNED,
     WINNING_MELD_COUNT,
-    ConquianDeclineForce,
-    ConquianDiscard,
-    ConquianForce,
-    ConquianMeld,
     ConquianState,
 )
 
@@ -242,25 +239,4 @@ def evaluate(state: ConquianState, seat: int) -> float:
     return min(1.0, max(0.0, value))
 
 
-# --- determinization ----------------------------------------------------------------------------------
-
-
-def determinize(state: ConquianState, seat: int, rng: random.Random) -> ConquianState:
-    """A world consistent with what ``seat`` has seen (seeds/conquian.md, "Bots").
-
-    Every card that leaves a hand in Conquian is shown (melded or discarded) and no card enters a
-    hand face up, so the opponent's hand is a uniform sample of the unseen cards of its size; the
-    rest is the stock in a random order. The seed, which fixes the later deals, is replaced too:
-    the seat cannot know the next deal.
-    """
-    token = repr(rng.random())
-    opp = other(seat)
-    pool = sorted(c for c in (*state.hands[opp], *state.stock))
-    mixed = list(shuffled(pool, token, "determinize"))
-    n = len(state.hands[opp])
-    hands = list(state.hands)
-    hands[opp] = sort_hand(mixed[:n])
-    return replace(state, hands=(hands[0], hands[1]), stock=tuple(mixed[n:]), seed=f"determinized/{token}")
-
-
-__all__ = ["determinize", "evaluate", "heuristic_move", "ranked_moves"]
+__all__ = ["evaluate", "heuristic_move", "ranked_moves"]

@@ -4,16 +4,18 @@ A seat sees its own hand; the opponent's hand and the stock only as counts. Ever
 the table: both players' melds, the offered card, the face-up card, the dead discards, the cut, the
 score and the stake. The seed and the stock order never appear. Every move is public once made (a
 meld shows its cards, a discard its card), so the log shows moves as they were posted.
+``hidden`` says where the cards a seat cannot see lie.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from engines.core import Move
+from engines.hidden import Hidden
 
-from .melds import Arrangement, melded_cards
-from .rules import _meld_target, deal_summary_json, stake, to_move
+from .events import deal_summary_json
+from .melds import Arrangement, melded_cards, sort_hand
+from .rules import _meld_target, stake, to_move
 from .state import OVER, ConquianState
 
 
@@ -62,6 +64,9 @@ def view(state: ConquianState, seat: int | None) -> dict[str, Any]:
     }
 
 
-def redact_move(state_before: ConquianState, seat: int, move: Move, viewer: int | None) -> dict[str, Any]:
-    """The log entry of ``move``: every Conquian move is public as posted (a draw names no card)."""
-    return move.to_json()
+def hidden(state: ConquianState, seat: int | None) -> tuple[Hidden, ...]:
+    """Where the cards hidden from ``seat`` lie (``engines.hidden``): the opponent's hand (both hands
+    for a spectator) and the stock. Nothing else is: every card that leaves a hand is shown, and no
+    card enters a hand face up (seeds/conquian.md, "Bots"), so nothing more is known of a hand than
+    its size."""
+    return (*(Hidden("hands", s, order=sort_hand) for s in (0, 1) if s != seat), Hidden("stock"))

@@ -150,11 +150,11 @@ def build(
             if m.n > (1 if m.extra else 0) and m.naturals - 1 > len(m.wild) and m.size > 3:
                 options.append((card_points(groups.naturals[m.rank][0]), 0, m, None))
         if options:
-            _, _, m, c = min(options, key=lambda o: (o[0], o[1], -o[2].size))
-            if c is None:
+            _, _, m, dropped = min(options, key=lambda o: (o[0], o[1], -o[2].size))
+            if dropped is None:
                 m.n -= 1
             else:
-                m.wild.remove(c)
+                m.wild.remove(dropped)
             continue
         whole = [m for m in melds if m.rank not in protected and not (wild and wild in m.wild)]
         if not whole:
@@ -196,15 +196,15 @@ def new_meld_candidates(hand: Sequence[str], after: int, top: str | None = None)
     pile cards then joining the hand): for no target, every rank, every wild code and the black 3s
     as targets, the most valuable melds keeping two cards and keeping one (going out)."""
     groups = Groups.of(hand)
-    targets: list[dict[str, str | bool]] = [{}]
-    targets += [{"rank": r} for r, cs in groups.naturals.items() if len(cs) >= 2 or natural_rank(top or "") == r]
-    targets += [{"wild": w} for w in dict.fromkeys(groups.jokers + groups.twos)]
+    targets: list[tuple[str | None, str | None]] = [(None, None)]  # (rank, wild card) forced in
+    targets += [(r, None) for r, cs in groups.naturals.items() if len(cs) >= 2 or natural_rank(top or "") == r]
+    targets += [(None, w) for w in dict.fromkeys(groups.jokers + groups.twos)]
     out: list[Melds] = []
     for keep in (2, 1):
         budget = len(hand) + after - keep
-        for target in targets:
+        for rank, wild in targets:
             for black in (False, True) if keep == 1 and len(groups.black) >= 3 else (False,):
-                melds = build(groups, budget, top, black=black, **target)  # type: ignore[arg-type]
+                melds = build(groups, budget, top, rank=rank, wild=wild, black=black)
                 if not melds:
                     continue
                 out.extend(write(groups, melds, k) for k in range(rotations(groups, melds)))

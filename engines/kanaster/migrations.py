@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from .state import HAND_CAP
+from .options import HAND_CAP
 
 FORMAT = 3  # the state format this code writes (format 1 = the first, bounded by max_turns)
 

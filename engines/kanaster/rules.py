@@ -14,17 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from engines.cards import is_card, shuffled, standard_deck
-from engines.core import (
-    Event,
-    IllegalMove,
-    InvalidOptions,
-    Move,
-    Result,
-    check_deck,
-    check_players,
-    game_over_event,
-    resolve_options,
-)
+from engines.core import Event, IllegalMove, InvalidOptions, Move, Result, deal_from
 
 from . import events
 from .candidates import new_meld_candidates, round_robin, single_meld_candidates
@@ -43,20 +33,9 @@ from .melds import (
     wild_count,
 )
 from .moves import Discard, Draw, EndHand, LayOff, MeldCards, TakePile, TakePileLayOff, Tuck
+from .options import Rules
 from .scoring import minimum_meld, score_hand
-from .state import (
-    ABORTED,
-    DRAW,
-    FINISHED,
-    OPTIONS,
-    PLAY,
-    PLAYERS,
-    HandRecord,
-    HandTable,
-    KanasterState,
-    Meld,
-    Rules,
-)
+from .state import ABORTED, DRAW, FINISHED, PLAY, HandRecord, HandTable, KanasterState, Meld
 
 #: Where a move's events go, in order, while the rules apply it; None (``apply``, the listing of
 #: legal moves) builds none, so that the hot path pays nothing for them (section 18).
@@ -105,24 +84,20 @@ def deal(
     return tuple(sort_hand(h) for h in hands), tuple(talon), tuple(pile), tuple(cut)
 
 
-def new_game(players: int, options: Mapping[str, Any] | None, seed: str, deck: Sequence[str] | None = None
-             ) -> KanasterState:
+def new_game(players: int, options: Mapping[str, Any], seed: str, deck: Sequence[str] | None) -> KanasterState:
     """Set up a match and deal its first hand; seat 0 deals it (section 3).
 
     ``deck`` (top card first) replaces ``shuffled(full deck, seed, "deal")`` for the first hand
     only; later hands shuffle the same cards with purpose ``deal/<hand number>``.
     """
-    check_players(players, PLAYERS)
-    resolved = resolve_options(OPTIONS, options)
-    if not isinstance(seed, str):
-        raise InvalidOptions({"seed": "must be a string"})
+    resolved = dict(options)
     if resolved["decks"] is None:
         resolved["decks"] = 2 if players <= 3 else 3
     rules = Rules(**resolved)
     cards = full_deck(rules)
     if players * rules.cards_per_player + 20 > len(cards):  # unreachable within the option bounds
         raise InvalidOptions({"options.cards_per_player": "too many cards for the packs in play"})
-    order = shuffled(cards, seed, "deal") if deck is None else check_deck(deck, cards)
+    order = deal_from(deck, cards, seed)
     empty = tuple(() for _ in range(players))
     base = KanasterState(
         players=players,
@@ -268,11 +243,8 @@ def pile_block(state: KanasterState, seat: int) -> str | None:
     return None
 
 
-def _require_turn(state: KanasterState, seat: int, phase: str) -> None:
-    if state.over:
-        raise IllegalMove("game_over", "the match is over")
-    if seat != state.current:
-        raise IllegalMove("not_your_turn", "it is not your turn")
+def _require_phase(state: KanasterState, phase: str) -> None:
+    """The move belongs to the phase of the turn (section 5): drawing first, then melding and discarding."""
     if state.phase != phase:
         if phase == DRAW:
             raise IllegalMove("already_drawn", "you have drawn this turn; meld, lay off or discard")
@@ -343,7 +315,7 @@ def _pile_rest(state: KanasterState) -> tuple[tuple[str, ...], tuple[str, ...]]:
 def _draw(state: KanasterState, seat: int, move: Draw, ev: Events) -> KanasterState:
     """Take the talon's top card; red 3s are laid out and replaced. If the talon runs out while
     replacing, so that no card reaches the hand, the hand ends at once (section 11)."""
-    _require_turn(state, seat, DRAW)
+    _require_phase(state, DRAW)
     if not state.talon:
         raise IllegalMove("talon_empty", "the talon is empty: take the pile or end the hand")
     if ev is not None:
@@ -362,7 +334,7 @@ def _take(state: KanasterState, seat: int, hand: tuple[str, ...], melds: tuple[M
     """The pile goes into the hand (red 3s in it are laid out, not replaced; section 4)."""
     normal, reds = _pile_rest(state)
     if ev is not None:
-        ev.append(events.took_pile(seat, state.pile[-1], normal))
+        ev.append(events.TookPile(seat, state.pile[-1], normal).event())
         if reds:
             ev.append(events.red_three(seat, reds, (), events.FROM_PILE))
     return replace(
@@ -381,7 +353,7 @@ def _take(state: KanasterState, seat: int, hand: tuple[str, ...], melds: tuple[M
 def _take_pile(state: KanasterState, seat: int, move: TakePile, ev: Events) -> KanasterState:
     """Take the pile by melding its top card with at least two hand cards; a first meld must
     reach the minimum with the cards of this move (section 5.2)."""
-    _require_turn(state, seat, DRAW)
+    _require_phase(state, DRAW)
     melds = _melds_arg(move.melds)
     block = pile_block(state, seat)
     if block:
@@ -409,7 +381,7 @@ def _take_pile(state: KanasterState, seat: int, move: TakePile, ev: Events) -> K
 
 def _take_pile_lay_off(state: KanasterState, seat: int, move: TakePileLayOff, ev: Events) -> KanasterState:
     """Take the pile by laying its top card onto one of the mover's melds (section 5.2)."""
-    _require_turn(state, seat, DRAW)
+    _require_phase(state, DRAW)
     block = pile_block(state, seat)
     if block:
         raise IllegalMove("pile_blocked", block)
@@ -432,7 +404,7 @@ def _take_pile_lay_off(state: KanasterState, seat: int, move: TakePileLayOff, ev
 def _meld(state: KanasterState, seat: int, move: MeldCards, ev: Events) -> KanasterState:
     """Lay out new melds from the hand; the first meld of the hand must reach the minimum in this
     one move (section 8)."""
-    _require_turn(state, seat, PLAY)
+    _require_phase(state, PLAY)
     _require_meld_allowed(state)
     melds = _melds_arg(move.melds)
     cards = [c for m in melds for c in m]
@@ -457,7 +429,7 @@ def _meld(state: KanasterState, seat: int, move: MeldCards, ev: Events) -> Kanas
 
 def _lay_off(state: KanasterState, seat: int, move: LayOff, ev: Events) -> KanasterState:
     """Add hand cards to one of the mover's own melds (section 6)."""
-    _require_turn(state, seat, PLAY)
+    _require_phase(state, PLAY)
     _require_meld_allowed(state)
     meld = _meld_at(state, move.meld)
     cards = _cards_arg(move.cards)
@@ -475,7 +447,7 @@ def _lay_off(state: KanasterState, seat: int, move: LayOff, ev: Events) -> Kanas
 def _tuck(state: KanasterState, seat: int, move: Tuck, ev: Events) -> KanasterState:
     """Tuck blocking cards that came with the pile this turn under a canasta of their rank;
     they stay there without effect (section 7)."""
-    _require_turn(state, seat, PLAY)
+    _require_phase(state, PLAY)
     if not state.took_pile:
         raise IllegalMove("pile_not_taken", "only the player who took the pile this turn may tuck")
     meld = _meld_at(state, move.meld)
@@ -496,7 +468,7 @@ def _tuck(state: KanasterState, seat: int, move: Tuck, ev: Events) -> KanasterSt
     _check_remaining(rest, has_canasta(state, seat), False)
     grown = replace(meld, tucked=sort_hand(meld.tucked + cards))
     if ev is not None:
-        ev.append(events.tucked(seat, move.meld, cards))
+        ev.append(events.Tucked(seat, move.meld, cards).event())
     return replace(
         state,
         hands=_set(state.hands, seat, rest),
@@ -507,12 +479,12 @@ def _tuck(state: KanasterState, seat: int, move: Tuck, ev: Events) -> KanasterSt
 
 def _discard(state: KanasterState, seat: int, move: Discard, ev: Events) -> KanasterState:
     """Discard one card: the turn ends; the last card of the hand is going out (section 5.4)."""
-    _require_turn(state, seat, PLAY)
+    _require_phase(state, PLAY)
     (card,) = _cards_arg((move.card,))
     rest = take(state.hands[seat], (card,))
     state = replace(state, hands=_set(state.hands, seat, rest), pile=state.pile + (card,))
     if ev is not None:
-        ev.append(events.discarded(seat, card))
+        ev.append(events.Discarded(seat, card).event())
     if not rest:
         assert has_canasta(state, seat), "a hand of one card without a canasta cannot reach the discard"
         return _end_hand(state, seat, state.first_meld_turn, ev)
@@ -522,7 +494,7 @@ def _discard(state: KanasterState, seat: int, move: Discard, ev: Events) -> Kana
 def _end_hand_move(state: KanasterState, seat: int, move: EndHand, ev: Events) -> KanasterState:
     """With the talon empty the player to move may decline the pile: the hand ends (section 11).
     With stock_exhausted=forced_lay_off he must take it when its top card fits one of his melds."""
-    _require_turn(state, seat, DRAW)
+    _require_phase(state, DRAW)
     if state.talon:
         raise IllegalMove("talon_not_empty", "the hand ends only when the talon is empty")
     if state.rules.stock_exhausted == "forced_lay_off":
@@ -544,35 +516,18 @@ _APPLY: dict[type[Move], Callable[[KanasterState, int, Any, Events], KanasterSta
 }
 
 
-def _apply(state: KanasterState, seat: int, move: Move, ev: Events) -> KanasterState:
-    handler = _APPLY.get(type(move))
-    if handler is None:
-        raise IllegalMove("malformed_move", "not a move of Kanaster")
-    return handler(state, seat, move, ev)
+def apply(state: KanasterState, seat: int, move: Move, ev: Events) -> KanasterState:
+    """The state after ``seat`` (to move) makes ``move``; IllegalMove (and nothing changed) otherwise.
 
-
-def apply(state: KanasterState, seat: int, move: Move) -> KanasterState:
-    """The state after ``seat`` makes ``move``; IllegalMove (and nothing changed) otherwise."""
-    return _apply(state, seat, move, None)
-
-
-def apply_events(state: KanasterState, seat: int, move: Move) -> tuple[KanasterState, tuple[Event, ...]]:
-    """``apply`` and the events the move caused, in order (section 18): the move's own effect, then
+    What the move caused is appended to ``ev`` in order (section 18): the move's own effect, then
     what the rules do by themselves (red 3s laid out and replaced, the count of a hand, the next
-    deal), and ``game_over`` last when the match ends. The state is the one ``apply`` returns: both
-    run the same rules, ``apply`` only without collecting events."""
-    ev: list[Event] = []
-    after = _apply(state, seat, move, ev)
-    if after.over:
-        over = result(after)
-        assert over is not None
-        ev.append(game_over_event(over))
-    return after, tuple(ev)
+    deal). With ``ev`` None the same rules run without collecting events (a search, the listing)."""
+    return _APPLY[type(move)](state, seat, move, ev)
 
 
 def _accepts(state: KanasterState, seat: int, move: Move) -> bool:
     try:
-        apply(state, seat, move)
+        apply(state, seat, move, None)
     except IllegalMove:
         return False
     return True
@@ -699,7 +654,7 @@ class _Listing:
         if not plain and keys <= self.shown and move.type in self.going_out:
             return False
         try:
-            after = apply(self.state, self.seat, move)
+            after = apply(self.state, self.seat, move, None)
         except IllegalMove:
             return False
         out = after.current == self.seat and not after.over and len(after.hands[self.seat]) == 1
@@ -724,7 +679,7 @@ def _lay_off_candidates(state: KanasterState, seat: int, meld: Meld
     else:
         naturals = round_robin(c for c in hand if natural_rank(c) == meld.rank)
         wilds = [c for c in hand if c == "JK"] + round_robin(c for c in hand if is_wild(c) and c != "JK")
-    singles = [(c,) for c in dict.fromkeys(naturals + wilds)]
+    singles: list[tuple[str, ...]] = [(c,) for c in dict.fromkeys(naturals + wilds)]
     nat = len(meld.cards) - wild_count(meld.cards) + len(naturals)
     room = max(0, nat - 1 - wild_count(meld.cards))
     sets: list[tuple[str, ...]] = []
@@ -805,8 +760,6 @@ def legal_moves(state: KanasterState, seat: int) -> tuple[Move, ...]:
     that is legal, every card that some legal move of a kind uses in a listed move of that kind,
     a move that leaves one card (going out next) whenever one is legal; at most ``LIST_BOUND``.
     Never empty for the seat to move: a draw or end_hand before drawing, a discard after."""
-    if state.over or seat != state.current:
-        return ()
     listing = _Listing(state, seat)
     if state.phase == DRAW:
         _draw_phase(state, seat, listing)

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .melds import RED_THREE_VALUE, RED_THREES, card_points, is_canasta, is_natural, points
-from .state import Meld, Rules, SeatScore
+from .options import Rules
+from .state import Meld, SeatScore
 
 #: Going-out bonus: in the turn of the first meld ("das Erstemal rauslegen und gleich fertig
 #: machen"), otherwise ("einige Runden später").

@@ -1,5 +1,5 @@
-"""Kanaster bot strategy: the ``greedy`` level, a position's value and the determinized worlds
-(rules in seeds/kanaster.md, section "Bots").
+"""Kanaster bot strategy: the ``greedy`` level and a position's value (rules in seeds/kanaster.md,
+section "Bots").
 
 The greedy player is a sensible beginner: it takes the pile whenever a listed take exists (more
 cards, more melds), melds and lays off what it can (most points first, canastas above all, wild
@@ -12,9 +12,10 @@ seat's view shows (its hand, the table, the pile, the counts), so it may run on 
 red 3s, minus the hand; a search calls it on determinized states, where reading the sampled hands
 is allowed) and turns the race into the seat's chance of winning the match.
 
-``determinize`` deals the hidden cards anew, keeping what the seat knows from the state: a player
-who has had his first turn holds no red 3 (he laid them out), a cutter who has not yet played
-still holds the wild cards he kept at the cut; the seed, which fixes later deals, is replaced.
+The determinized worlds a search plays in are core's (``engines.contract``): the hidden cards dealt
+anew from ``view.hidden``, which keeps what the seat knows from the state (a player who has had his
+first turn holds no red 3, a cutter who has not yet played still holds the wild cards he kept at the
+cut), and a seed of their own, since the real one fixes later deals.
 """
 
 from __future__ import annotations
@@ -23,9 +24,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import replace
 
-from engines.cards import shuffled
 from engines.core import Move
 from engines.heuristics import best_move, heuristic_first
 
@@ -40,7 +39,6 @@ from .melds import (
     is_wild,
     natural_rank,
     points,
-    sort_hand,
     wild_count,
 )
 from .moves import Discard, Draw, EndHand, LayOff, MeldCards, TakePile, TakePileLayOff, Tuck
@@ -280,55 +278,4 @@ def evaluate(state: KanasterState, seat: int) -> float:
                             for s, e in enumerate(est) if s != seat))
 
 
-# --- determinization -----------------------------------------------------------------------------
-
-
-def determinize(state: KanasterState, seat: int, rng: random.Random) -> KanasterState:
-    """A world consistent with what ``seat`` knows (seeds/kanaster.md, "Bots").
-
-    The other hands and the talon are dealt anew from their cards, each place keeping its size,
-    with two facts kept: a player who has had his first turn holds no red 3 (he laid them out, so
-    the unseen red 3s are in the talon or in the hands of players yet to play), and a cutter who has
-    not played yet still holds the wild cards he kept at the cut (public). The talon's order is
-    random and the seed, which fixes the later deals, is replaced. Cards an opponent took with the
-    pile are public too, but the state does not record which of them he still holds (only the
-    current turn's ``pile_taken``), so they are dealt like any unseen card (seeds/kanaster.md, "Bots").
-    """
-    token = repr(rng.random())
-    others = [s for s in range(state.players) if s != seat]
-    known: dict[int, list[str]] = {s: [] for s in others}
-    cutter = state.cutter
-    if cutter != seat and not state.started[cutter]:
-        known[cutter] = list(state.cut)
-    pool: Counter[str] = Counter()
-    for s in others:
-        pool.update(state.hands[s])
-    pool.update(state.talon)
-    pool.subtract(c for s in others for c in known[s])
-    assert all(v >= 0 for v in pool.values()), "the cut cards of a cutter yet to play are in his hand"
-    cards = sorted(pool.elements())
-    mixed = list(shuffled(cards, token, "determinize"))
-    plain = [c for c in mixed if not is_red_three(c)]
-    hands = list(state.hands)
-    for s in others:  # players who have played hold no red 3: deal them from the plain cards first
-        if state.started[s]:
-            n = len(state.hands[s])
-            hands[s] = sort_hand(plain[:n])
-            del plain[:n]
-    taken = Counter(c for s in others if state.started[s] for c in hands[s])
-    rest: list[str] = []
-    for c in mixed:
-        if taken[c] > 0:
-            taken[c] -= 1
-        else:
-            rest.append(c)
-    for s in others:
-        if not state.started[s]:
-            n = len(state.hands[s]) - len(known[s])
-            hands[s] = sort_hand([*known[s], *rest[:n]])
-            del rest[:n]
-    assert len(rest) == len(state.talon)
-    return replace(state, hands=tuple(hands), talon=tuple(rest), seed=f"determinized/{token}")
-
-
-__all__ = ["determinize", "evaluate", "heuristic_move", "ranked_moves"]
+__all__ = ["evaluate", "heuristic_move", "ranked_moves"]

@@ -1,4 +1,5 @@
-"""What a seat (or a spectator) sees of a match of Kanaster (seeds/kanaster.md section 14).
+"""What a seat (or a spectator) sees of a match of Kanaster (seeds/kanaster.md section 14), and where
+the cards it cannot see lie.
 
 Own hand only; other hands and the talon as counts; the talon's order and the seed never.
 The discard pile is shown whole: every card in it was face up when it was put there.
@@ -6,13 +7,11 @@ The discard pile is shown whole: every card in it was face up when it was put th
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from engines.cards import shuffled
-from engines.core import JSON, Move
+from engines.core import JSON
+from engines.hidden import Hidden
 
 from .events import hand_record_json, meld_json
-from .melds import hand_order, is_canasta, sort_hand
+from .melds import hand_order, is_canasta, is_red_three, sort_hand
 from .rules import has_canasta, has_melded, pile_block, pile_frozen
 from .scoring import minimum_meld
 from .state import KanasterState
@@ -66,22 +65,25 @@ def view(state: KanasterState, seat: int | None) -> dict[str, JSON]:
     }
 
 
-def redact_move(state_before: KanasterState, seat: int, move: Move, viewer: int | None) -> dict[str, JSON]:
-    """Every Kanaster move is public as posted: a draw names no card, melds and discards are
-    laid face up (what the engine does by itself, red 3s included, is in the entry's events)."""
-    return move.to_json()
+def hidden(state: KanasterState, seat: int | None) -> tuple[Hidden, ...]:
+    """Where the cards hidden from ``seat`` lie (``engines.hidden``), with what a seat knows of them
+    (seeds/kanaster.md, "Bots"): the other hands and the talon. A player who has had his first turn
+    holds no red 3 (he laid them out), and a cutter who has not played yet still holds the wild cards
+    he kept at the cut (public). Cards an opponent took with the pile are public too, but the state
+    does not record which of them he still holds (only the current turn's ``pile_taken``), so they
+    are dealt like any unseen card."""
+    places: list[Hidden] = []
+    for s in range(state.players):
+        if s == seat:
+            continue
+        if state.started[s]:
+            places.append(Hidden("hands", s, allows=_not_red_three, order=sort_hand))
+        else:
+            known = state.cut if s == state.cutter else ()
+            places.append(Hidden("hands", s, known=known, order=sort_hand))
+    places.append(Hidden("talon"))
+    return tuple(places)
 
 
-def shuffle_hidden(state: KanasterState, seat: int | None, seed: str) -> KanasterState:
-    """Test hook: permute the cards hidden from ``seat`` -- the other hands and the talon --
-    among those places, each keeping its size."""
-    hidden = [s for s in range(state.players) if s != seat]
-    pool = [c for s in hidden for c in state.hands[s]] + list(state.talon)
-    mixed = list(shuffled(pool, seed, "shuffle_hidden"))
-    hands = list(state.hands)
-    for s in hidden:
-        n = len(state.hands[s])
-        hands[s] = sort_hand(mixed[:n])
-        del mixed[:n]
-    assert len(mixed) == len(state.talon)
-    return replace(state, hands=tuple(hands), talon=tuple(mixed))
+def _not_red_three(card: str) -> bool:
+    return not is_red_three(card)

@@ -10,40 +10,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from itertools import combinations, product
+from typing import Literal
 
 from engines.cards import remove_cards, shuffled
 from engines.core import (
     JSON,
     Event,
     IllegalMove,
-    InvalidOptions,
     Move,
-    Option,
+    Result,
     check_deck,
-    check_players,
-    resolve_options,
 )
 
-from .state import (
-    CATCHING,
+from . import events
+from .cards import (
     COLOURS,
     HAT_STRENGTH,
-    LEAD,
-    OVER,
-    PLACE,
-    TRICK,
-    TRICK_LEAD,
-    Catch,
-    Caught,
-    Config,
-    DiscardSingle,
-    PassCatch,
-    Place,
-    Play,
-    SectionRecord,
-    State,
-    Trick,
-    TrickRecord,
     colour_cards,
     colour_index,
     full_deck,
@@ -54,126 +36,18 @@ from .state import (
     strength,
     value_of,
 )
-
-PLAYERS = range(2, len(COLOURS) + 1)
-
-OPTIONS: tuple[Option, ...] = (
-    Option(
-        "card_set",
-        "choice",
-        "H2",
-        "cards per colour: H2 = 1,1,2,3,5,8,13,21 and the hat (the reference card is the tenth of a "
-        "colour's 10 cards); H1 = the same plus a 34 (10 playing cards and a separate reference card)",
-        choices=("H2", "H1"),
-        provisional=True,
-    ),
-    Option(
-        "first_leader",
-        "choice",
-        "seat0",
-        "who leads the first round of the first section: seat 0 (seat0), or a seat drawn at random from "
-        "the game's seed (random); later sections pass the first lead on clockwise",
-        choices=("seat0", "random"),
-        provisional=True,
-    ),
-    Option(
-        "trick_capture",
-        "choice",
-        "row_then_hand",
-        "the trick winner takes the trick; cards not put into his row go to his hand (row_then_hand) "
-        "or onto the discard pile in play order (row_then_discard); with row_then_hand cards can "
-        "circulate between hands forever, so a section need never end (the game is then aborted at max_turns); "
-        "with row_then_discard every round shrinks the hands and each section ends",
-        choices=("row_then_hand", "row_then_discard"),
-        provisional=True,
-    ),
-    Option(
-        "trick_placement",
-        "choice",
-        "auto",
-        "which won cards go into the winner's row: every card that fits, earliest played first (auto), "
-        "or the winner chooses (choose, a `place` move; with trick_capture=row_then_hand placing nothing "
-        "returns the whole trick to his hand, so a section need never end; max_turns then aborts the game)",
-        choices=("auto", "choose"),
-        provisional=True,
-    ),
-    Option(
-        "row_accepts_own_colour",
-        "bool",
-        True,
-        "true: a card of any colour, the row owner's own included, fits his row when its value's position "
-        "is free; false: only the other players' colours fit",
-        provisional=True,
-    ),
-    Option(
-        "hut_has_slot",
-        "bool",
-        False,
-        "true: the row has a hat position, so a hat fits a row and can be caught; false: a hat never fits "
-        "a row and cannot be caught",
-        provisional=True,
-    ),
-    Option(
-        "hut_payment",
-        "choice",
-        "infinite",
-        "a hat paid for a catch counts as at least any value (infinite) or may not be paid (forbidden)",
-        choices=("infinite", "forbidden"),
-        provisional=True,
-    ),
-    Option(
-        "section_scoring",
-        "choice",
-        "complete100_else_10_per_card",
-        "points per row at a section's end: 100 for a complete row, else 10 per card "
-        "(complete100_else_10_per_card) or 0 (complete100_only)",
-        choices=("complete100_else_10_per_card", "complete100_only"),
-        provisional=True,
-    ),
-    Option(
-        "section_reset",
-        "choice",
-        "full",
-        "at a new section every card returns to its owner's hand (full), or rows stay and every other "
-        "card returns to its owner (rows_persist)",
-        choices=("full", "rows_persist"),
-        provisional=True,
-    ),
-    Option(
-        "sections_per_game",
-        "int",
-        None,
-        "sections in a game; null = one per player, the first leader rotating clockwise",
-        minimum=1,
-        maximum=50,
-        nullable=True,
-        provisional=True,
-    ),
-    Option(
-        "max_turns",
-        "int",
-        2000,
-        "safety cap: after this many moves in the whole game it ends as aborted (under "
-        "trick_capture=row_then_hand, the default, a game could otherwise go on forever)",
-        minimum=10,
-        maximum=100000,
-    ),
-)
-
-PROVISIONAL_RULES: tuple[str, ...] = tuple(o.name for o in OPTIONS if o.provisional)
-
+from .moves import Catch, DiscardSingle, PassCatch, Place, Trick
+from .options import Config
+from .state import CATCHING, LEAD, OVER, PLACE, TRICK, TRICK_LEAD, Caught, Play, SectionRecord, State, TrickRecord
 
 # --- setup (§1, §8) ------------------------------------------------------------------------
 
 
-def new_game(players: int, options: Mapping[str, JSON] | None, seed: str, deck: Sequence[str] | None = None) -> State:
+def new_game(players: int, options: Mapping[str, JSON], seed: str, deck: Sequence[str] | None) -> State:
     """Each player takes the cards of his colour (§1). The deal does not depend on the order of
     a given ``deck``: every card goes to the player of its colour, so dealing from any deck,
     shuffled or fixed, gives the same hands; a fixed ``deck`` must hold exactly the cards in play."""
-    check_players(players, PLAYERS)
-    opts = resolve_options(OPTIONS, options)
-    if not isinstance(seed, str):
-        raise InvalidOptions({"seed": "must be a string"})
+    opts = options
     sections = opts["sections_per_game"]
     config = Config(
         players=players,
@@ -250,8 +124,7 @@ def _start_section(state: State, section: int, ev: list[Event]) -> State:
         last_trick=None,
     )
     if section > 0:
-        ev.append(Event("dealt", {"section": section + 1, "leader": leader, "counts": [len(h) for h in hands]},
-                        {s: {"cards": list(h)} for s, h in enumerate(hands)}))
+        ev.append(events.Dealt(section + 1, leader, [len(h) for h in hands], dict(enumerate(hands))).event())
     if any(not h for h in state.hands):
         # Only possible with rows_persist and hut_has_slot: a player whose cards all lie in rows
         # starts without hand cards, so the section is over at once (§7).
@@ -425,20 +298,12 @@ def _check_catch(state: State, seat: int, move: Catch) -> None:
 # --- the effect of moves -------------------------------------------------------------------
 
 
-def apply(state: State, seat: int, move: Move) -> State:
-    """The state after ``seat`` makes ``move`` (verify first, then build; nothing is mutated)."""
-    return apply_events(state, seat, move)[0]
-
-
-def apply_events(state: State, seat: int, move: Move) -> tuple[State, tuple[Event, ...]]:
-    """``apply``, and the events the move caused in order (seeds "Events"): the move's own effect,
-    then what the rules do by themselves (the catching round ending, the trick won and its cards
-    disposed of, the section ending and the next one dealt). ``game_over`` is added by the engine."""
-    if state.phase == OVER:
-        raise IllegalMove("game_over", "the game has ended")
-    if isinstance(seat, bool) or not isinstance(seat, int) or seat != state.current:
-        raise IllegalMove("not_your_turn", "it is not your turn")
-    ev: list[Event] = []
+def apply(state: State, seat: int, move: Move, events: list[Event] | None) -> State:
+    """The state after ``seat`` (to move) makes ``move`` (verify first, then build; nothing is mutated),
+    and the events the move caused appended to ``events`` in order (seeds "Events"): the move's own
+    effect, then what the rules do by themselves (the catching round ending, the trick won and its
+    cards disposed of, the section ending and the next one dealt)."""
+    ev: list[Event] = events if events is not None else []
     if isinstance(move, Catch):
         new = _apply_catch(state, seat, move, ev)
     elif isinstance(move, PassCatch):
@@ -447,14 +312,13 @@ def apply_events(state: State, seat: int, move: Move) -> tuple[State, tuple[Even
         new = _apply_trick(state, seat, move, ev)
     elif isinstance(move, DiscardSingle):
         new = _apply_discard_single(state, seat, move, ev)
-    elif isinstance(move, Place):
-        new = _apply_place(state, seat, move, ev)
     else:
-        raise IllegalMove("malformed_move", "unknown move type")
+        assert isinstance(move, Place), move
+        new = _apply_place(state, seat, move, ev)
     new = new.replace(turn=state.turn + 1)
     if new.phase != OVER and new.turn >= new.config.max_turns:
         new = new.replace(phase=OVER, aborted=True)
-    return new, tuple(ev)
+    return new
 
 
 def _apply_catch(state: State, seat: int, move: Catch, ev: list[Event]) -> State:
@@ -481,8 +345,7 @@ def _apply_catch(state: State, seat: int, move: Catch, ev: list[Event]) -> State
         discard=discard + move.payment,
         caught=state.caught + (Caught(seat, move.card, move.from_seat),),
     )
-    ev.append(Event("caught", {"seat": seat, "card": move.card, "from_seat": move.from_seat,
-                               "payment": list(move.payment)}))
+    ev.append(events.Caught(seat, move.card, move.from_seat, move.payment).event())
     if not hand:
         # §7: a player without hand cards ends the section; the round stops with this catch.
         return _end_section(new, ev)
@@ -493,7 +356,7 @@ def _apply_pass(state: State, seat: int, ev: list[Event]) -> State:
     """§5.5: the other players may catch, but need not."""
     if state.phase != CATCHING:
         raise IllegalMove("wrong_phase", "passing is possible only in a catching round")
-    ev.append(Event("passed", {"seat": seat}))
+    ev.append(events.Passed(seat).event())
     return _next_catcher(state, seat, ev)
 
 
@@ -511,8 +374,7 @@ def _insert_caught(state: State, ev: list[Event]) -> State:
     (reported as ``catching_ended``)."""
     if not state.caught:
         return state
-    ev.append(Event("catching_ended", {"caught": [{"seat": c.seat, "card": c.card, "from_seat": c.from_seat}
-                                                  for c in state.caught]}))
+    ev.append(events.CatchingEnded([events.CaughtCard(c.seat, c.card, c.from_seat) for c in state.caught]).event())
     rows = list(state.rows)
     for c in state.caught:
         assert fits(state.config, rows[c.seat], c.seat, c.card), "a caught card always still fits"
@@ -535,7 +397,7 @@ def _apply_trick(state: State, seat: int, move: Trick, ev: list[Event]) -> State
     hands = list(state.hands)
     hands[seat] = hand
     new = state.replace(phase=TRICK, hands=tuple(hands), trick=state.trick + (Play(seat, cards),))
-    ev.append(Event("played", {"seat": seat, "cards": list(cards), "value": shown_value(cards), "lead": leading}))
+    ev.append(events.Played(seat, cards, shown_value(cards), leading).event())
     nxt = (seat + 1) % state.config.players
     if nxt != state.leader:
         return new.replace(current=nxt)
@@ -559,7 +421,7 @@ def _resolve_trick(state: State, ev: list[Event]) -> State:
     won = won_cards(state.trick)
     row = state.rows[winner]
     best = next(p for p in state.trick if p.seat == winner)
-    ev.append(Event("trick_won", {"seat": winner, "value": shown_value(best.cards), "cards": list(won)}))
+    ev.append(events.TrickWon(winner, shown_value(best.cards), won).event())
     if cfg.trick_placement == "choose":
         if any(fits(cfg, row, winner, c) for c in won):
             return state.replace(phase=PLACE, current=winner)
@@ -579,6 +441,7 @@ def _dispose(state: State, winner: int, placed: tuple[str, ...], ev: list[Event]
     rows[winner] = sort_cards(rows[winner] + placed)
     hands = list(state.hands)
     discard = state.discard
+    rest_to: Literal["hand", "discard"]
     if cfg.trick_capture == "row_then_hand":
         hands[winner] = sort_cards(hands[winner] + rest)
         rest_to = "hand"
@@ -595,7 +458,7 @@ def _dispose(state: State, winner: int, placed: tuple[str, ...], ev: list[Event]
         trick=(),
         last_trick=TrickRecord(state.trick, winner, placed, rest, rest_to),
     )
-    ev.append(Event("placed", {"seat": winner, "cards": list(placed), "rest": list(rest), "rest_to": rest_to}))
+    ev.append(events.Placed(winner, placed, rest, rest_to).event())
     if any(not h for h in new.hands):
         return _end_section(new, ev)
     return new
@@ -663,7 +526,7 @@ def _apply_discard_single(state: State, seat: int, move: DiscardSingle, ev: list
     hands = list(state.hands)
     hands[seat] = ()
     new = state.replace(hands=tuple(hands), discard=state.discard + (move.card,))
-    ev.append(Event("discarded", {"seat": seat, "cards": [move.card], "forced": True}))
+    ev.append(events.Discarded(seat, [move.card], True).event())
     return _end_section(new, ev)
 
 
@@ -678,36 +541,6 @@ def row_points(cfg: Config, row: tuple[str, ...]) -> tuple[int, bool]:
     if cfg.section_scoring == "complete100_else_10_per_card":
         return 10 * len(row), False
     return 0, False
-
-
-def section_summary(cfg: Config, record: SectionRecord, history: tuple[tuple[int, ...], ...]) -> dict[str, JSON]:
-    """A finished section as the ``section_ended`` event and the view's ``last_section`` show it
-    (seeds §7, "Events"): its number (1-based), the seats without hand cards, the final table (the
-    hands revealed, the scored rows, the discard pile; null when recorded before format 2), the
-    score breakdown per seat (100 for a complete row, else 10 per row card or 0 by
-    ``section_scoring``), the section's points and the totals after it."""
-    scores = [sum(col) for col in zip(*history[: record.section + 1], strict=True)]
-    breakdown: list[dict[str, JSON]] | None = None
-    if record.rows is not None:
-        per_card = 10 if cfg.section_scoring == "complete100_else_10_per_card" else 0
-        breakdown = []
-        for s, (row, complete) in enumerate(zip(record.rows, record.complete, strict=True)):
-            complete_points = 100 if complete else 0
-            card_points = 0 if complete else per_card * len(row)
-            breakdown.append({"seat": s, "row_cards": len(row), "complete": complete,
-                              "complete_points": complete_points, "card_points": card_points,
-                              "points": complete_points + card_points})
-    return {
-        "section": record.section + 1,
-        "emptied": list(record.emptied),
-        "points": list(record.points),
-        "complete": list(record.complete),
-        "hands": None if record.hands is None else [list(h) for h in record.hands],
-        "rows": None if record.rows is None else [list(r) for r in record.rows],
-        "discard": None if record.discard is None else list(record.discard),
-        "breakdown": breakdown,
-        "scores": scores,
-    }
 
 
 def _end_section(state: State, ev: list[Event]) -> State:
@@ -733,10 +566,28 @@ def _end_section(state: State, ev: list[Event]) -> State:
         last_section=record,
         trick=(),
     )
-    ev.append(Event("section_ended", section_summary(cfg, record, state.history)))
+    ev.append(events.SectionEnded(events.section_summary(cfg, record, state.history)).event())
     if state.section + 1 >= cfg.sections_per_game:
         return state.replace(phase=OVER)
     return _start_section(state, state.section + 1, ev)
+
+
+def result(state: State) -> Result | None:
+    """None while running; at the end the highest total wins, ties shared (§7); everybody else
+    loses. An aborted game (max_turns) has no winner."""
+    if state.phase != OVER:
+        return None
+    detail: dict[str, JSON] = {
+        "reason": "max_turns" if state.aborted else "sections_complete",
+        "sections_played": len(state.history),
+        "section_points": [list(p) for p in state.history],
+    }
+    if state.aborted:
+        return Result(status="aborted", scores=state.scores, detail=detail)
+    best = max(state.scores)
+    winners = tuple(s for s, v in enumerate(state.scores) if v == best)
+    losers = tuple(s for s in range(state.config.players) if s not in winners)
+    return Result(status="finished", winners=winners, losers=losers, scores=state.scores, detail=detail)
 
 
 # --- listing (§9) --------------------------------------------------------------------------
@@ -746,8 +597,6 @@ def legal_moves(state: State, seat: int) -> tuple[Move, ...]:
     """The moves ``seat`` may post now (§9): every trick play and discard; every catch target with
     each distinct payment by values (another card of a listed value, or the other order of two
     cards, is accepted too); for a placement none, each single fitting card and every maximal one."""
-    if state.phase == OVER or seat != state.current:
-        return ()
     hand = state.hands[seat]
     moves: list[Move] = []
     if state.phase in (LEAD, CATCHING):
@@ -770,4 +619,4 @@ def legal_moves(state: State, seat: int) -> tuple[Move, ...]:
     return tuple(moves)
 
 
-__all__ = ["OPTIONS", "PLAYERS", "PROVISIONAL_RULES", "apply", "apply_events", "legal_moves", "new_game"]
+__all__ = ["apply", "legal_moves", "new_game", "result"]

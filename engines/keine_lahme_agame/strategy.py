@@ -17,22 +17,11 @@ from collections import Counter
 
 from engines.core import Move
 
+from .cards import HAT_STRENGTH, colour_index, full_deck, is_hat, strength, value_of
+from .moves import Catch, Place, Trick
+from .options import Config
 from .rules import legal_moves, missing_slots, play_value, row_points, trick_winner, won_cards
-from .state import (
-    HAT_STRENGTH,
-    LEAD,
-    OVER,
-    Catch,
-    Config,
-    Place,
-    State,
-    Trick,
-    colour_index,
-    full_deck,
-    is_hat,
-    strength,
-    value_of,
-)
+from .state import LEAD, OVER, State
 
 #: Points of one row card and of a complete row (§7.2, default scoring), the greedy's currency.
 CARD_POINTS = 10.0

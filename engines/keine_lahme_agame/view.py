@@ -1,4 +1,4 @@
-"""Keine lahme Agame: what a seat may see, the log, the result and the leak-test hook.
+"""Keine lahme Agame: what a seat may see, and where the cards it cannot see lie.
 
 Everything except the hands is on the table: rows, the face-up discard pile (every card was
 put there face up, so the whole pile is shown), the running trick and the cards caught in the
@@ -9,20 +9,14 @@ from __future__ import annotations
 
 import dataclasses
 
-from engines.cards import shuffled
-from engines.core import JSON, Move, Result
+from engines.core import JSON
+from engines.hidden import Hidden
 
-from .rules import PROVISIONAL_RULES, catch_targets, missing_slots, row_points, section_summary, shown_value
-from .state import (
-    COLOURS,
-    HAT,
-    OVER,
-    Config,
-    Play,
-    State,
-    sort_cards,
-    value_of,
-)
+from .cards import COLOURS, HAT, sort_cards, value_of
+from .events import section_summary
+from .options import PROVISIONAL_RULES, Config
+from .rules import catch_targets, missing_slots, row_points, shown_value
+from .state import OVER, Play, State
 
 
 def _play(p: Play) -> dict[str, JSON]:
@@ -101,40 +95,7 @@ def view(state: State, seat: int | None) -> dict[str, JSON]:
     }
 
 
-def redact_move(state_before: State, seat: int, move: Move, viewer: int | None) -> dict[str, JSON]:
-    """Every move is made face up (tricks, payments "offen", discards "offen", placements), so the
-    log entry is the move itself for every viewer."""
-    return move.to_json()
-
-
-def result(state: State) -> Result | None:
-    """None while running; at the end the highest total wins, ties shared (§7); everybody else
-    loses. An aborted game (max_turns) has no winner."""
-    if state.phase != OVER:
-        return None
-    detail: dict[str, JSON] = {
-        "reason": "max_turns" if state.aborted else "sections_complete",
-        "sections_played": len(state.history),
-        "section_points": [list(p) for p in state.history],
-    }
-    if state.aborted:
-        return Result(status="aborted", scores=state.scores, detail=detail)
-    best = max(state.scores)
-    winners = tuple(s for s, v in enumerate(state.scores) if v == best)
-    losers = tuple(s for s in range(state.config.players) if s not in winners)
-    return Result(status="finished", winners=winners, losers=losers, scores=state.scores, detail=detail)
-
-
-def shuffle_hidden(state: State, seat: int | None, seed: str) -> State:
-    """Test hook: the hands ``seat`` cannot see (all hands for a spectator) dealt again from the
-    same cards, each keeping its size; the seed replaced too (it is never shown)."""
-    hidden = [s for s in range(state.config.players) if s != seat]
-    pool = [c for s in hidden for c in state.hands[s]]
-    mixed = shuffled(pool, seed, "shuffle_hidden")
-    hands = list(state.hands)
-    i = 0
-    for s in hidden:
-        k = len(state.hands[s])
-        hands[s] = sort_cards(mixed[i : i + k])
-        i += k
-    return state.replace(hands=tuple(hands), seed=seed)
+def hidden(state: State, seat: int | None) -> tuple[Hidden, ...]:
+    """Where the cards hidden from ``seat``'s view lie (``engines.hidden``): the other hands. (A seat
+    that followed the game knows them all the same, ``strategy.determinize``; the view shows counts.)"""
+    return tuple(Hidden("hands", s, order=sort_cards) for s in range(state.config.players) if s != seat)

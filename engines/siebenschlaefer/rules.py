@@ -6,128 +6,32 @@ below refer to it).
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from typing import Literal
 
 from engines.cards import is_card, rank_of, remove_cards, shuffled
-from engines.core import (
-    JSON,
-    IllegalMove,
-    InvalidOptions,
-    Move,
-    Option,
-    Result,
-    check_deck,
-    check_players,
-    game_over_event,
-    resolve_options,
-)
-from engines.core import Event as LogEvent
+from engines.core import JSON, Event, IllegalMove, Move, Result, deal_from
+from engines.siebenschlaefer import events
+from engines.siebenschlaefer.events import round_json
+from engines.siebenschlaefer.moves import Draw, Pass, Play
+from engines.siebenschlaefer.options import Settings
 from engines.siebenschlaefer.state import (
     ACE,
     ACE_COUNT,
     ACES,
     COUNT_VALUE,
-    FACE_RANKS,
     FULL_DECK,
     HAND_SIZE,
     NUMBER_RANKS,
     SEVEN,
-    Draw,
-    Event,
-    Pass,
-    Play,
     RoundSummary,
-    Settings,
     State,
     card_key,
     count_value,
     pair_value,
     sort_hand,
 )
-
-PLAYERS = range(2, 9)  # 2 to 8 players (section 1: 10 cards each leave a stock of 24 to 84)
-
-OPTIONS: tuple[Option, ...] = (
-    Option(
-        "aa_rule",
-        "choice",
-        "always",
-        "When a pair of aces may be laid; it always frees the table for the next player. "
-        "'always' = on any value; 'value_22' = it counts 22 and must exceed the value like any pair; "
-        "'value_2' = it counts 2, so only on a free table.",
-        choices=("always", "value_22", "value_2"),
-    ),
-    Option(
-        "allow_voluntary_pass",
-        "bool",
-        False,
-        "May a player who could lay a pair draw two and pass instead? Off: a player who can lay must. "
-        "On, a round can go on for ever (everybody draws and passes); max_turns then aborts it.",
-    ),
-    Option(
-        "skip_counts_as_pass",
-        "bool",
-        False,
-        "Does the turn a player misses after a single 7 count as a pass towards the all-passed reset? "
-        "Off: a missed turn neither counts nor breaks a run of passes.",
-    ),
-    Option(
-        "pass_reset_threshold",
-        "choice",
-        "all_players",
-        "How many passes in a row flip a new start value: 'all_players' = one per player, "
-        "'all_other_players' = one fewer.",
-        choices=("all_players", "all_other_players"),
-    ),
-    Option(
-        "reset_illegal_pair",
-        "choice",
-        "reflip",
-        "A flipped start value that is no legal pair (two face cards, an ace with another card): "
-        "'reflip' = leave it on the pile and flip two more; 'sum_count_values' = its value is the sum of "
-        "the counting values (J/Q/K 12, A 11).",
-        choices=("reflip", "sum_count_values"),
-    ),
-    Option(
-        "apply_final_penalties",
-        "bool",
-        True,
-        "When the winning pair holds a 7, do the others still draw before the hands are counted? Off: the "
-        "round ends at once and the hands are counted without those draws.",
-    ),
-    Option(
-        "rounds",
-        "int",
-        1,
-        "Rounds in one match (a pub evening). Each round stands alone; the match adds up the counted hands "
-        "and how often each player paid. The original rules describe one round.",
-        minimum=1,
-        maximum=50,
-    ),
-    Option(
-        "max_turns",
-        "int",
-        100_000,
-        "Last safety net: a round that has not ended after this many moves (play, draw, pass) aborts the match "
-        "with no winner. A round that can never end is caught long before by stalled_round; only slow play "
-        "(random bots needed up to ~39 000 moves with 2 to 4 players) comes anywhere near the cap.",
-        minimum=1,
-        maximum=1_000_000,
-    ),
-    Option(
-        "stalled_round",
-        "choice",
-        "count_hands",
-        "A round that can never end: every player holds exactly one ace (8 players), so no one can lay his last "
-        "card. 'count_hands' = the round ends at once as in the pub: the hands are counted (J, Q, K 12, A 11, "
-        "numbers at face value), the fewest points win, the most pay; 'abort' = play on until max_turns aborts "
-        "the match with no winner.",
-        choices=("count_hands", "abort"),
-    ),
-)
-
 
 # --- the pair rule (section 4) ------------------------------------------------------------
 
@@ -229,7 +133,6 @@ class _Table:
         self.target = s.target
         self.current = s.current
         self.has_drawn = s.has_drawn
-        self.drawn: tuple[str, ...] = s.drawn
         self.passes = s.passes
         self.reshuffles = s.reshuffles
         self.opener = s.opener
@@ -238,8 +141,7 @@ class _Table:
         self.totals = s.totals
         self.paid = s.paid
         self.history = s.history
-        self.events: list[Event] = []  # the view's ``events`` (what the last move caused, section 13)
-        self.out: list[LogEvent] = []  # the move's events for the log (section 16), per viewer
+        self.out: list[Event] = []  # what the move caused (section 16): the log's events, and the view's
         self.status = s.status
 
     def freeze(self) -> State:
@@ -255,7 +157,6 @@ class _Table:
             target=self.target,
             current=self.current,
             has_drawn=self.has_drawn,
-            drawn=self.drawn,
             passes=self.passes,
             reshuffles=self.reshuffles,
             opener=self.opener,
@@ -264,7 +165,7 @@ class _Table:
             totals=self.totals,
             paid=self.paid,
             history=self.history,
-            events=tuple(self.events),
+            events=tuple(self.out),
             status=self.status,
         )
 
@@ -281,23 +182,20 @@ class _Table:
                 self.stock = list(shuffled(rest, self.s.seed, f"reshuffle/{self.reshuffles}"))
                 self.reshuffles += 1
                 self.pile = self.pile[-2:]
-                self.events.append(Event("reshuffle", count=len(rest)))
-                self.out.append(LogEvent("reshuffled", {"count": len(rest)}))
+                self.out.append(events.Reshuffled(len(rest)).event())
             out.append(self.stock.pop(0))
         return out
 
-    def draw_into(self, seat: int, k: int, reason: str) -> list[str]:
+    def draw_into(self, seat: int, k: int, reason: Literal["draw", "seven"]) -> list[str]:
         """``seat`` draws up to ``k`` cards; the ``drew`` event shows everyone how many, the drawer which."""
         cards = self.take(k)
         self.hands[seat].extend(cards)
-        self.out.append(LogEvent("drew", {"seat": seat, "count": len(cards), "reason": reason},
-                                 {seat: {"cards": list(sort_hand(cards))}}))
+        self.out.append(events.Drew(seat, len(cards), reason, {seat: sort_hand(cards)}).event())
         return cards
 
     def penalty(self, seat: int) -> None:
         """A 7's draw of two (section 6): immediate, possibly fewer when no card is left."""
-        got = self.draw_into(seat, 2, "seven")
-        self.events.append(Event("penalty", seat=seat, count=len(got)))
+        self.draw_into(seat, 2, "seven")
 
     def flip_start_value(self) -> None:
         """Everybody passed in a row (section 7): two stock cards become the new start value.
@@ -326,8 +224,7 @@ class _Table:
             if len(flipped) >= budget:
                 break
         self.passes = 0
-        self.events.append(Event("reset", cards=tuple(flipped), count=len(flipped)))
-        self.out.append(LogEvent("reset", {"cards": flipped, "value": self.target}))
+        self.out.append(events.Reset(flipped, self.target).event())
 
     def count_pass(self) -> None:
         self.passes += 1
@@ -337,7 +234,6 @@ class _Table:
     def end_turn(self, nxt: int) -> None:
         self.current = nxt % self.n
         self.has_drawn = False
-        self.drawn = ()
 
     def end_round(self, winner: int) -> None:
         """Section 9: the others count their hands; the highest total pays (all tied pay)."""
@@ -347,7 +243,6 @@ class _Table:
         payers = tuple(s for s, v in enumerate(values) if s != winner and v == high)
         self.close_round(RoundSummary(self.round + 1, winner, payers, values, hands, "went_out", (winner,),
                                       *self.table()))
-        self.events.append(Event("round_end", seat=winner))
         self.next_round()
 
     def end_stalled_round(self) -> None:
@@ -361,8 +256,6 @@ class _Table:
         payers = tuple(s for s, v in enumerate(values) if v == high and v != low)
         self.close_round(RoundSummary(self.round + 1, None, payers, values, hands, "stalled", winners,
                                       *self.table()))
-        self.events.append(Event("stalled", count=self.moves))
-        self.events.append(Event("round_end"))
         self.next_round()
 
     def settle_stall(self) -> None:
@@ -381,8 +274,7 @@ class _Table:
         self.history = (*self.history, summary)
         self.totals = tuple(t + v for t, v in zip(self.totals, summary.hand_values, strict=True))
         self.paid = tuple(p + (s in summary.payers) for s, p in enumerate(self.paid))
-        self.out.append(LogEvent("round_ended", {**round_json(summary), "totals": list(self.totals),
-                                                 "paid": list(self.paid)}))
+        self.out.append(events.RoundEnded(round_json(summary), self.totals, self.paid).event())
 
     def next_round(self) -> None:
         """Section 11: deal the match's next round, or finish."""
@@ -393,7 +285,6 @@ class _Table:
         else:
             self.status = "finished"
             self.has_drawn = False
-            self.drawn = ()
 
     def deal(self, deck: Sequence[str]) -> None:
         """Section 2: ten cards each, one at a time from seat 0; the rest is the stock; then the
@@ -407,8 +298,6 @@ class _Table:
         self.passes = 0
         self.moves = 0
         self.has_drawn = False
-        self.drawn = ()
-        self.events.append(Event("deal", count=self.round + 1))
         holders = [s for s in range(n) if any(rank_of(c) == "2" for c in self.hands[s])]
         if len(holders) == 1:
             self.opener, self.lots = holders[0], ()
@@ -417,16 +306,11 @@ class _Table:
             # "Die Loskarten werden wieder unter den Stapel gemischt": all lot cards go back,
             # so the stock is again the dealt stock, shuffled.
             self.stock = list(shuffled(self.stock, self.s.seed, f"lots/{self.round}"))
-            self.events.extend(Event("lot", seat=s, cards=(c,)) for s, c in self.lots)
         self.current = self.opener
         # section 16: ``dealt`` (each seat sees only its own new hand), then the lot cards in order
-        self.out.append(LogEvent(
-            "dealt",
-            {"round": self.round + 1, "opener": self.opener, "hand_counts": [len(h) for h in self.hands],
-             "stock_count": len(self.stock)},
-            {s: {"cards": list(sort_hand(h))} for s, h in enumerate(self.hands)},
-        ))
-        self.out.extend(LogEvent("lot", {"seat": s, "card": c}) for s, c in self.lots)
+        self.out.append(events.Dealt(self.round + 1, self.opener, [len(h) for h in self.hands], len(self.stock),
+                                     {s: sort_hand(h) for s, h in enumerate(self.hands)}).event())
+        self.out.extend(events.Lot(s, c).event() for s, c in self.lots)
 
 
 def _threshold(n: int, settings: Settings) -> int:
@@ -464,13 +348,10 @@ def draw_lots(candidates: Sequence[int], stock: Sequence[str]) -> tuple[int, tup
 # --- setting up ---------------------------------------------------------------------------
 
 
-def new_game(players: int, options: Mapping[str, JSON] | None, seed: str, deck: Sequence[str] | None) -> State:
+def new_game(players: int, options: Mapping[str, JSON], seed: str, deck: Sequence[str] | None) -> State:
     """Deal round 1 from ``deck`` (top first) or from ``shuffled(FULL_DECK, seed, "deal")``."""
-    check_players(players, PLAYERS)
-    settings = Settings(**resolve_options(OPTIONS, options))
-    if not isinstance(seed, str):
-        raise InvalidOptions({"seed": "must be a string"})
-    cards = shuffled(FULL_DECK, seed, "deal") if deck is None else check_deck(deck, FULL_DECK)
+    settings = Settings(**options)
+    cards = deal_from(deck, FULL_DECK, seed)
     blank = State(
         players=players,
         settings=settings,
@@ -483,7 +364,6 @@ def new_game(players: int, options: Mapping[str, JSON] | None, seed: str, deck: 
         target=None,
         current=0,
         has_drawn=False,
-        drawn=(),
         passes=0,
         reshuffles=0,
         opener=0,
@@ -504,18 +384,12 @@ def new_game(players: int, options: Mapping[str, JSON] | None, seed: str, deck: 
 # --- moves ---------------------------------------------------------------------------------
 
 
-def to_move(state: State) -> tuple[int, ...]:
-    return (state.current,) if state.status == "active" else ()
-
-
 def legal_moves(state: State, seat: int) -> tuple[Move, ...]:
     """Section 5: every distinct legal pair; else ``draw``; after drawing (or with nothing left
     to draw) ``pass``. With ``allow_voluntary_pass`` draw/pass are offered beside the plays.
 
     Complete (every legal move but a pair's other order) and bounded: at most 1108 distinct legal
     pairs of the 52 codes plus one ``draw``/``pass`` (section 5)."""
-    if state.status != "active" or seat != state.current:
-        return ()
     hand = state.hands[seat]
     moves: list[Move] = [Play(cards=p) for p in legal_pairs(hand, state.target, state.settings)]
     if moves and not state.settings.allow_voluntary_pass:
@@ -527,38 +401,26 @@ def legal_moves(state: State, seat: int) -> tuple[Move, ...]:
     return tuple(moves)
 
 
-def apply(state: State, seat: int, move: Move) -> State:
-    """The state after ``seat`` makes ``move`` (section 5); IllegalMove and nothing changed otherwise."""
-    return apply_events(state, seat, move)[0]
-
-
-def apply_events(state: State, seat: int, move: Move) -> tuple[State, tuple[LogEvent, ...]]:
-    """``apply``, and the events the move caused, in order (section 16): the move's own effect, the draws,
-    skips, reshuffles and resets that follow, a round's end with the hands laid open, the next deal, and
-    ``game_over`` last when the match ends."""
-    if state.status != "active":
-        raise IllegalMove("game_over", "the game is over")
-    if seat != state.current:
-        raise IllegalMove("not_your_turn", f"seat {seat} is not to move")
+def apply(state: State, seat: int, move: Move, out: list[Event] | None) -> State:
+    """The state after ``seat`` (to move) makes ``move`` (section 5); IllegalMove and nothing changed
+    otherwise. The events the move caused are appended to ``out``, in order (section 16): the move's
+    own effect, the draws, skips, reshuffles and resets that follow, a round's end with the hands laid
+    open, the next deal."""
     if isinstance(move, Play):
         t = _play(state, seat, move)
     elif isinstance(move, Draw):
         t = _draw(state, seat)
-    elif isinstance(move, Pass):
-        t = _pass(state, seat)
     else:
-        raise IllegalMove("malformed_move", f"unknown move {move!r}")
+        assert isinstance(move, Pass), move
+        t = _pass(state, seat)
     if t.round == state.round and t.status == "active":
         t.moves += 1
     t.settle_stall()  # section 12: this move (or the deal of the next round) may have locked the round
     if t.round == state.round and t.status == "active" and t.moves >= t.settings.max_turns:
         t.status = "aborted"  # section 12: the safety cap
-    after = t.freeze()
-    if after.status != "active":
-        res = result(after)
-        assert res is not None
-        t.out.append(game_over_event(res))
-    return after, tuple(t.out)
+    if out is not None:
+        out.extend(t.out)
+    return t.freeze()
 
 
 def _play(state: State, seat: int, move: Play) -> _Table:
@@ -584,8 +446,7 @@ def _play(state: State, seat: int, move: Play) -> _Table:
     t.top_kind = "play"
     t.target = None if value == ACES else value  # section 4: a pair of aces frees the table
     t.passes = 0
-    t.events.append(Event("play", seat=seat, cards=pair))
-    t.out.append(LogEvent("played", {"seat": seat, "cards": list(pair), "value": t.target}))
+    t.out.append(events.Played(seat, pair, t.target).event())
     sevens = sum(rank_of(c) == SEVEN for c in pair)
     n = state.players
     won = not rest
@@ -596,8 +457,7 @@ def _play(state: State, seat: int, move: Play) -> _Table:
         victim = (seat + 1) % n
         t.penalty(victim)
         if not won:
-            t.events.append(Event("skip", seat=victim))
-            t.out.append(LogEvent("skipped", {"seat": victim}))
+            t.out.append(events.Skipped(victim).event())
             t.end_turn(seat + 2)
             if state.settings.skip_counts_as_pass:
                 t.count_pass()
@@ -622,10 +482,8 @@ def _draw(state: State, seat: int) -> _Table:
     if drawable(state) == 0:
         raise IllegalMove("nothing_to_draw", "no card is left to draw; pass")
     t = _Table(state)
-    got = t.draw_into(seat, 2, "draw")
+    t.draw_into(seat, 2, "draw")
     t.has_drawn = True
-    t.drawn = sort_hand(got)
-    t.events.append(Event("draw", seat=seat, count=len(got)))
     return t
 
 
@@ -635,46 +493,13 @@ def _pass(state: State, seat: int) -> _Table:
     if not state.has_drawn and drawable(state) > 0:
         raise IllegalMove("must_draw_first", "draw two cards before passing")
     t = _Table(state)
-    t.events.append(Event("pass", seat=seat))
-    t.out.append(LogEvent("passed", {"seat": seat}))
+    t.out.append(events.Passed(seat).event())
     t.end_turn(seat + 1)
     t.count_pass()
     return t
 
 
 # --- the end ---------------------------------------------------------------------------------
-
-
-def round_json(r: RoundSummary) -> dict[str, JSON]:
-    """A finished round as JSON (sections 9 and 12), for the result and the view."""
-    return {
-        "round": r.round,
-        "reason": r.reason,
-        "winner": r.winner,
-        "winners": list(r.winners),
-        "payers": list(r.payers),
-        "hand_values": list(r.hand_values),
-        "hands": [list(h) for h in r.hands],
-        "breakdown": [hand_breakdown(h) for h in r.hands],
-        "table": None if r.top is None else {"top": list(r.top) or None, "target": r.target,
-                                             "pile_count": r.pile_count, "stock_count": r.stock_count},
-    }
-
-
-def hand_breakdown(hand: Sequence[str]) -> dict[str, int]:
-    """How a hand counts at a round's end (section 9), per scoring item: number cards at face value,
-    J/Q/K 12 each, aces 11 each; ``total`` is their sum (the seat's ``hand_values`` entry, 0 for the
-    winner, whose hand is empty)."""
-    numbers = faces = aces = 0
-    for c in hand:
-        r = rank_of(c)
-        if r in NUMBER_RANKS:
-            numbers += int(r)
-        elif r in FACE_RANKS:
-            faces += COUNT_VALUE[r]
-        else:
-            aces += COUNT_VALUE[r]
-    return {"numbers": numbers, "faces": faces, "aces": aces, "total": numbers + faces + aces}
 
 
 def result(state: State) -> Result | None:
@@ -711,24 +536,3 @@ def result(state: State) -> Result | None:
     winners = tuple(s for s, v in enumerate(state.totals) if v == low)
     losers = tuple(s for s, v in enumerate(state.totals) if v == high and v != low)
     return Result("finished", winners, losers, state.totals, detail)
-
-
-def shuffle_hidden(state: State, seat: int | None, seed: str) -> State:
-    """Test hook: deal the cards ``seat`` cannot see (other hands, the stock) anew, sizes kept.
-
-    The played pile is public (every pair was laid face up), so it stays as it is.
-    """
-    others = [s for s in range(state.players) if s != seat]
-    pool = [c for s in others for c in state.hands[s]] + list(state.stock)
-    mixed = shuffled(pool, seed, "shuffle_hidden")
-    hands = list(state.hands)
-    drawn = state.drawn
-    pos = 0
-    for s in others:
-        k = len(state.hands[s])
-        part = mixed[pos : pos + k]
-        pos += k
-        hands[s] = sort_hand(part)
-        if s == state.current and drawn:
-            drawn = sort_hand(part[: len(drawn)])
-    return dataclasses.replace(state, hands=tuple(hands), stock=tuple(mixed[pos:]), drawn=drawn)

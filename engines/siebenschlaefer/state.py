@@ -1,4 +1,4 @@
-"""The state and moves of Siebenschläfer, a pub shedding game where every play is a pair.
+"""The state of Siebenschläfer, a pub shedding game where every play is a pair.
 
 Rules as implemented, and every ruling with its reason: seeds/siebenschlaefer.md (section numbers
 below refer to it).
@@ -8,11 +8,13 @@ building a new one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import ClassVar
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from engines.cards import RANK_VALUE, SUITS, rank_of, standard_deck
-from engines.core import Move
+from engines.core import Event
+
+from .options import Settings
 
 #: Two 52-card decks, no jokers (section 1): 104 cards, every code twice.
 FULL_DECK: tuple[str, ...] = standard_deck() * 2
@@ -39,7 +41,7 @@ def card_key(card: str) -> tuple[int, int]:
     return (RANK_VALUE[rank_of(card)], SUITS.index(card[-1]))
 
 
-def sort_hand(cards: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+def sort_hand(cards: Sequence[str]) -> tuple[str, ...]:
     """A hand (or pair) in canonical order, so that equal multisets are equal tuples."""
     return tuple(sorted(cards, key=card_key))
 
@@ -69,39 +71,6 @@ def count_value(hand: tuple[str, ...]) -> int:
 
 
 @dataclass(frozen=True)
-class Settings:
-    """The resolved house-rule options (section 10)."""
-
-    aa_rule: str = "always"
-    allow_voluntary_pass: bool = False
-    skip_counts_as_pass: bool = False
-    pass_reset_threshold: str = "all_players"
-    reset_illegal_pair: str = "reflip"
-    apply_final_penalties: bool = True
-    rounds: int = 1
-    max_turns: int = 100_000
-    stalled_round: str = "count_hands"
-
-
-@dataclass(frozen=True)
-class Event:
-    """One public thing that happened in the last move (for clients to animate and explain).
-
-    ``kind``: ``play`` (seat, cards), ``draw`` (seat, count), ``penalty`` (seat drew ``count``
-    because of a 7), ``skip`` (seat misses this turn), ``pass`` (seat), ``reshuffle`` (``count``
-    cards of the played pile became the stock), ``reset`` (every pass in a row: ``cards`` were
-    flipped from the stock, the last two are the new start value), ``stalled`` (the round can
-    never end, section 12: the hands are counted), ``round_end`` (seat = winner, None when stalled),
-    ``deal`` (``count`` = the new round, 1-based), ``lot`` (seat drew ``cards`` as a lot).
-    """
-
-    kind: str
-    seat: int | None = None
-    cards: tuple[str, ...] = ()
-    count: int = 0
-
-
-@dataclass(frozen=True)
 class RoundSummary:
     """A finished round: who went out (or that it stalled), the counted hands, who pays (sections 9, 12)."""
 
@@ -125,9 +94,10 @@ class State:
 
     ``pile`` is the played pile bottom first: its last two cards are the top pair.
     ``target`` is the value to exceed, or None when the table is free (round start, after a
-    pair of aces, or a start value that could not be flipped). ``drawn`` holds the cards the
-    seat to move drew this turn (private to that seat); ``has_drawn`` says a draw was made
-    (possibly of fewer than two cards).
+    pair of aces, or a start value that could not be flipped). ``has_drawn`` says the seat to move
+    has drawn this turn (possibly fewer than two cards); which cards, only its ``drew`` event in
+    ``events`` tells (to that seat). ``events`` are what the last move caused, as the log shows them
+    (section 16; the deal's for a game no move has been made in), without the closing ``game_over``.
     """
 
     players: int
@@ -141,7 +111,6 @@ class State:
     target: int | None
     current: int
     has_drawn: bool
-    drawn: tuple[str, ...]
     passes: int  # consecutive passes since the last play or reset
     reshuffles: int  # counter for the purpose of the next pile reshuffle
     opener: int
@@ -150,38 +119,9 @@ class State:
     totals: tuple[int, ...]  # counted points over the finished rounds
     paid: tuple[int, ...]  # rounds each seat had to pay
     history: tuple[RoundSummary, ...]
-    events: tuple[Event, ...]  # what the last move caused
+    events: tuple[Event, ...]  # what the last move caused (section 16)
     status: str  # "active", "finished" or "aborted"
 
-
-# --- moves (section 5) -----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Play(Move):
-    """Lay two cards from the hand that exceed the value on the table (or any legal pair when it is free)."""
-
-    type: ClassVar[str] = "play"
-    cards: tuple[str, ...] = field(
-        metadata={
-            "doc": "Exactly two card codes from the mover's hand, in either order, e.g. ['6H', '7C']; "
-            "the same code twice needs both copies in the hand (two decks)."
-        }
-    )
-
-
-@dataclass(frozen=True)
-class Draw(Move):
-    """Draw two cards from the stock because no pair can be laid (then play if now able, else pass)."""
-
-    type: ClassVar[str] = "draw"
-
-
-@dataclass(frozen=True)
-class Pass(Move):
-    """Pass after drawing (or when nothing is left to draw); the turn goes to the next player."""
-
-    type: ClassVar[str] = "pass"
-
-
-MOVE_TYPES: tuple[type[Move], ...] = (Play, Draw, Pass)
+    @property
+    def over(self) -> bool:
+        return self.status != "active"

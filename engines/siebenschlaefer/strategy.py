@@ -1,21 +1,26 @@
-"""How a sensible beginner plays Siebenschläfer, how good a position is, and what a seat may know:
-the bot hooks (``heuristic_move``, ``evaluate``, ``determinize``).
+"""How a sensible beginner plays Siebenschläfer and how good a position is: the bot hooks
+(``heuristic_move``, ``evaluate``).
 
 Rules: seeds/siebenschlaefer.md (section "Bots" describes the ``greedy`` level). ``heuristic_move``
 is the ``greedy`` bot and the rollout policy of the information-set search, so it reads only what
 the seat's view shows (its hand, the value to beat) and stays cheap; ``evaluate`` scores the
 search's leaf states, which are determinized samples, so it may read every hand.
+
+The samples are core's (``engines.contract``): the other hands and the stock dealt anew
+(``view.hidden``; the played pile is public) and the seed replaced -- the stock is reshuffled from
+the played pile with it and every later round is dealt from it (sections 8 and 11), so a search
+that kept the real seed would know the future draws and deals.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import random
 
 from engines.cards import rank_of
 from engines.core import Move
-from engines.siebenschlaefer.rules import legal_moves, result, shuffle_hidden
-from engines.siebenschlaefer.state import ACE, ACES, FACE_RANKS, SEVEN, Play, State, count_value, pair_value
+from engines.siebenschlaefer.moves import Play
+from engines.siebenschlaefer.rules import legal_moves, result
+from engines.siebenschlaefer.state import ACE, ACES, FACE_RANKS, SEVEN, State, count_value, pair_value
 
 #: Greedy weights (seeds/siebenschlaefer.md "Bots"). A pair's value is what the next player must
 #: beat, so a low pair keeps the high cards for when they are needed; a 7 makes others draw; a face
@@ -96,16 +101,3 @@ def evaluate(state: State, seat: int) -> float:
         p_win = _share([1.0 / (k + 0.5) ** 2 for k in sizes], seat)
         p_pay = _share([(c + 1.0) ** 2 for c in counts], seat) * (1.0 - p_win)
     return max(0.0, min(1.0, 0.5 + 0.5 * (p_win - p_pay)))
-
-
-def determinize(state: State, seat: int, rng: random.Random) -> State:
-    """A state consistent with everything ``seat`` has seen: the other hands and the stock dealt anew
-    (``shuffle_hidden``: sizes kept, the public played pile untouched) and the seed replaced.
-
-    The seed must go: the stock is reshuffled from the (public) played pile with it and every later
-    round is dealt from it (sections 8 and 11), so a search that kept the real seed would know the
-    future draws and deals. A sample gets a seed of its own from ``rng``, so its future is as
-    unknown, and as reproducible, as any other sample's.
-    """
-    sample = f"determinize/{rng.random()!r}"
-    return dataclasses.replace(shuffle_hidden(state, seat, sample), seed=sample)

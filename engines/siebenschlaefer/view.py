@@ -2,24 +2,23 @@
 
 A seat sees its own hand, every hand's size, the stock's size, the played pile's size and its
 top pair, the value to beat and the public record (lots, events, finished rounds). Nobody sees
-the stock's order, another hand or the seed.
+the stock's order, another hand or the seed. ``hidden`` says where the cards a seat cannot see lie.
 """
 
 from __future__ import annotations
 
-from engines.core import JSON, IllegalMove, Move
-from engines.siebenschlaefer.rules import apply, pass_threshold, round_json
-from engines.siebenschlaefer.state import Draw, Event, State
-
-
-def _event(e: Event) -> dict[str, JSON]:
-    return {"kind": e.kind, "seat": e.seat, "cards": list(e.cards), "count": e.count}
+from engines.core import JSON
+from engines.hidden import Hidden
+from engines.siebenschlaefer.events import round_json
+from engines.siebenschlaefer.rules import pass_threshold
+from engines.siebenschlaefer.state import State, sort_hand
 
 
 def view(state: State, seat: int | None) -> dict[str, JSON]:
     """The ``state`` part of ``seat``'s view (None = spectator: the table only)."""
     active = state.status == "active"
     own = seat is not None and 0 <= seat < state.players
+    hand = list(state.hands[seat]) if seat is not None and own else None
     return {
         "round": state.round + 1,
         "rounds": state.settings.rounds,
@@ -27,7 +26,7 @@ def view(state: State, seat: int | None) -> dict[str, JSON]:
         "current": state.current if active else None,
         "opener": state.opener,
         "lots": [{"seat": s, "card": c} for s, c in state.lots],
-        "hand": list(state.hands[seat]) if own else None,  # type: ignore[index]
+        "hand": hand,
         "hand_counts": [len(h) for h in state.hands],
         "stock_count": len(state.stock),
         "pile_count": len(state.pile),
@@ -36,7 +35,7 @@ def view(state: State, seat: int | None) -> dict[str, JSON]:
         "target": state.target,
         "free": state.target is None,
         "has_drawn": state.has_drawn,
-        "drawn": list(state.drawn) if own and active and seat == state.current and state.has_drawn else None,
+        "drawn": drawn(state, seat) if own and active and seat == state.current and state.has_drawn else None,
         "passes": state.passes,
         "pass_threshold": pass_threshold(state),
         "moves": state.moves,
@@ -45,20 +44,20 @@ def view(state: State, seat: int | None) -> dict[str, JSON]:
         "totals": list(state.totals),
         "paid": list(state.paid),
         "last_round": round_json(state.history[-1]) if state.history else None,
-        "events": [_event(e) for e in state.events],
+        "events": [e.for_viewer(seat) for e in state.events],
     }
 
 
-def redact_move(state_before: State, seat: int, move: Move, viewer: int | None) -> dict[str, JSON]:
-    """The log entry of ``move``: plays are laid face up, so everyone sees them; a draw shows
-    everyone how many cards were drawn and the drawer which ones."""
-    entry = move.to_json()
-    if isinstance(move, Draw):
-        try:
-            after = apply(state_before, seat, move)
-        except IllegalMove:
-            return entry
-        entry["count"] = len(after.drawn)
-        if viewer == seat:
-            entry["cards"] = list(after.drawn)
-    return entry
+def drawn(state: State, seat: int) -> list[str]:
+    """The cards ``seat`` drew this turn, as its ``drew`` event shows them to it (section 13)."""
+    for e in state.events:
+        if e.type == "drew" and e.public["reason"] == "draw" and e.public["seat"] == seat:
+            return list(e.for_viewer(seat).get("cards", []))
+    return []
+
+
+def hidden(state: State, seat: int | None) -> tuple[Hidden, ...]:
+    """Where the cards hidden from ``seat`` lie (``engines.hidden``): the other hands and the stock.
+    The played pile is public: every pair was laid face up."""
+    others = tuple(Hidden("hands", s, order=sort_hand) for s in range(state.players) if s != seat)
+    return (*others, Hidden("stock"))

@@ -28,9 +28,13 @@ class Stein(Move):
 
 @dataclass(frozen=True)
 class PlayAll(Move):
-    """Declare that every hand card can be laid in one turn, in the order given."""
+    """Declare that every hand card can be laid in one turn, in the order given.
+
+    A failed declaration shows the others only the cards laid before the first that did not fit
+    (seeds/sten.md section 9): the log shows each viewer the cards as the ``declared`` event does."""
 
     type: ClassVar[str] = "play_all"
+    shown_by: ClassVar[tuple[str, tuple[str, ...]] | None] = ("declared", ("cards",))
     cards: tuple[str, ...] = field(
         metadata={
             "doc": "Every card of the hand, each once, in the order they are laid (with option "

@@ -9,95 +9,19 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 
-from engines.cards import RANK_VALUE, SUITS, code, is_card, rank_of, remove_cards, shuffled, sort_cards, standard_deck
-from engines.core import (
-    JSON,
-    Event,
-    IllegalMove,
-    InvalidOptions,
-    Move,
-    Option,
-    Result,
-    check_deck,
-    check_players,
-    game_over_event,
-    resolve_options,
-)
+from engines.cards import RANK_VALUE, SUITS, code, is_card, rank_of, remove_cards, sort_cards, standard_deck
+from engines.core import JSON, Event, IllegalMove, InvalidOptions, Move, Result, deal_from
+from engines.sten import events as ev
 from engines.sten.moves import Play, PlayAll, Stein
+from engines.sten.options import StenOptions
 from engines.sten.state import (
     OPENING_CARD,
     RANK_CODE,
-    StenOptions,
     StenState,
     fits,
     next_cards,
     place,
     suit_index,
-)
-
-PLAYERS = range(2, 9)  # 2 to 8 players: the original rules name no count (seeds/sten.md section 1)
-
-OPTIONS: tuple[Option, ...] = (
-    Option(
-        "remainder_policy",
-        "choice",
-        "open",
-        "What happens to the 52 mod N cards an equal deal leaves over: 'open' = every hand gets 52 // N "
-        "cards and the rest lies face up beside the layout, anyone may play it on his turn; 'uneven' = deal "
-        "all cards, the first seats get one more; 'dead' = the rest lies face down out of play (a suit may "
-        "then be blocked for good: the game ends as stalled, the fewest cards win); 'restrict' = only 2 or 4 "
-        "players.",
-        choices=("open", "uneven", "dead", "restrict"),
-    ),
-    Option(
-        "allow_voluntary_stein",
-        "bool",
-        False,
-        "May a player say 'Stein' (and take the stone) although a card fits? Off: only when none fits. On, "
-        "a game can go on for ever (players keep saying 'Stein' instead of placing cards); max_turns then "
-        "aborts it with no winner.",
-    ),
-    Option(
-        "play_all_validation",
-        "choice",
-        "submitted_order",
-        "How a play-all declaration is judged: 'submitted_order' = every card must fit in the order "
-        "submitted; 'any_order' = it succeeds when some order of the same cards fits.",
-        choices=("submitted_order", "any_order"),
-    ),
-    Option(
-        "play_all_may_use_remainder",
-        "bool",
-        False,
-        "May a play-all declaration also name open-remainder cards, to bridge gaps? Off: it names exactly "
-        "the hand cards.",
-    ),
-    Option(
-        "failed_play_all_ends_turn",
-        "bool",
-        True,
-        "Does a failed play-all declaration end the turn? Either way the declarer takes the stone. True: "
-        "the turn passes. False: he then plays one card or says 'Stein' as on an ordinary turn (no second "
-        "declaration).",
-    ),
-    Option(
-        "stone_winner_conflict",
-        "choice",
-        "previous_holder",
-        "Who loses when the winner holds the stone: 'previous_holder' = whoever held it before the "
-        "winner took it (nobody if nobody did); 'none' = nobody; 'both' = the winner is also the loser.",
-        choices=("previous_holder", "none", "both"),
-    ),
-    Option(
-        "max_turns",
-        "int",
-        2000,
-        "Safety cap: the game is aborted (no winner, no loser) after this many turns. With forced play a "
-        "game ends within 52 x players turns; only voluntary 'Stein' (option allow_voluntary_stein) or "
-        "failing play-all declarations made again and again can make a game endless.",
-        minimum=1,
-        maximum=100_000,
-    ),
 )
 
 DECK: tuple[str, ...] = standard_deck()
@@ -106,7 +30,7 @@ DECK: tuple[str, ...] = standard_deck()
 # --- setup -------------------------------------------------------------------------------------------
 
 
-def new_game(players: int, options: Mapping[str, JSON] | None, seed: str, deck: Sequence[str] | None) -> StenState:
+def new_game(players: int, options: Mapping[str, JSON], seed: str, deck: Sequence[str] | None) -> StenState:
     """Deal a game (seeds/sten.md sections 2 and 3).
 
     The deck (top card first) is dealt one card at a time, clockwise, the first card to seat 0.
@@ -115,17 +39,17 @@ def new_game(players: int, options: Mapping[str, JSON] | None, seed: str, deck: 
     ``0 .. 52 % N - 1`` get one card more. The 7H holder must open; if the 7H lies in the open
     remainder it is placed at once and seat 0 moves first; if it is dead, seat 0 moves first.
     """
-    check_players(players, PLAYERS)
-    opts = StenOptions(**resolve_options(OPTIONS, options))
+    opts = StenOptions(**options)
     if opts.remainder_policy == "restrict" and players not in (2, 4):
         raise InvalidOptions({"players": "remainder_policy 'restrict' allows only 2 or 4 players"})
-    cards = check_deck(deck, DECK) if deck is not None else shuffled(DECK, seed, "deal")
+    cards = deal_from(deck, DECK, seed)
     dealt = len(cards) if opts.remainder_policy == "uneven" else len(cards) // players * players
     hands = tuple(sort_cards(cards[seat:dealt:players]) for seat in range(players))
     rest = cards[dealt:]
     remainder = sort_cards(rest) if opts.remainder_policy == "open" else ()
     dead = rest if opts.remainder_policy == "dead" else ()
-    low = high = (0, 0, 0, 0)
+    low: tuple[int, ...] = (0, 0, 0, 0)
+    high = low
     holder = next((seat for seat, hand in enumerate(hands) if OPENING_CARD in hand), None)
     if OPENING_CARD in remainder:
         # section 3: nobody holds the open 7H to open with, so it is laid out during setup; seat 0 begins.
@@ -230,7 +154,7 @@ def layout_fits(state: StenState) -> tuple[str, ...]:
 
 
 def legal_moves(state: StenState, seat: int) -> tuple[Move, ...]:
-    """Every move ``seat`` may post now, in a bounded list (section 10; at most ``LIST_BOUND``).
+    """Every move ``seat`` (to move) may post now, in a bounded list (section 10; at most ``LIST_BOUND``).
 
     The opener may only play the 7H. Otherwise: one ``play`` per fitting card (hand, then open
     remainder, at most 8); ``stein`` when nothing fits (or always, with ``allow_voluntary_stein``);
@@ -239,8 +163,6 @@ def legal_moves(state: StenState, seat: int) -> tuple[Move, ...]:
     naming every card a declaration may name, which fails when no order of them fits. Any other
     declaration is legal too; a client builds it from the hand (section 10).
     """
-    if state.over or seat != state.current:
-        return ()
     if state.opening:
         return (Play(OPENING_CARD),)
     plays = playable(state, seat)
@@ -315,37 +237,25 @@ def _fitting_order(state: StenState, cards: tuple[str, ...]) -> tuple[str, ...] 
 # --- applying a move ---------------------------------------------------------------------------------
 
 
-def apply(state: StenState, seat: int, move: Move) -> StenState:
-    """The state after ``seat`` makes ``move``; IllegalMove (and nothing changed) otherwise."""
-    return apply_events(state, seat, move)[0]
-
-
-def apply_events(state: StenState, seat: int, move: Move) -> tuple[StenState, tuple[Event, ...]]:
-    """``apply``, and the events the move caused, in order (seeds/sten.md section 13).
+def apply(state: StenState, seat: int, move: Move, events: list[Event] | None) -> StenState:
+    """The state after ``seat`` (to move) makes ``move``, its events appended to ``events``
+    (seeds/sten.md section 13); IllegalMove (and nothing changed) otherwise.
 
     The move's own effect first (``played``, ``passed``, ``declared``), then what follows from it:
-    ``took_stone`` when the stone changes hands, ``deal_ended`` with the hands laid open when the
-    game ends (section 7), and ``game_over`` last.
+    ``took_stone`` when the stone changes hands, and ``deal_ended`` with the hands laid open when
+    the game ends (section 7).
     """
-    if state.over:
-        raise IllegalMove("game_over", "the game is over")
-    if not isinstance(seat, int) or seat != state.current:
-        raise IllegalMove("not_your_turn", "it is not this seat's turn")
-    out: list[Event] = []
+    out = events if events is not None else []
     if isinstance(move, Play):
         after = _apply_play(state, seat, move.card, out)
     elif isinstance(move, Stein):
         after = _apply_stein(state, seat, out)
-    elif isinstance(move, PlayAll):
-        after = _apply_play_all(state, seat, move.cards, out)
     else:
-        raise IllegalMove("malformed_move", "unknown move type")
+        assert isinstance(move, PlayAll), move
+        after = _apply_play_all(state, seat, move.cards, out)
     if after.over:
-        out.append(Event("deal_ended", ended_summary(after)))
-        res = result(after)
-        assert res is not None
-        out.append(game_over_event(res))
-    return after, tuple(out)
+        out.append(ev.DealEnded(ended_summary(after)).event())
+    return after
 
 
 def _apply_play(state: StenState, seat: int, card: object, out: list[Event]) -> StenState:
@@ -364,7 +274,7 @@ def _apply_play(state: StenState, seat: int, card: object, out: list[Event]) -> 
     if not fits(card, state.low, state.high):
         raise IllegalMove("card_does_not_fit", f"{card} does not fit the layout now")
     low, high = place(card, state.low, state.high)
-    out.append(Event("played", {"seat": seat, "card": card, "source": "hand" if from_hand else "remainder"}))
+    out.append(ev.Played(seat, card, "hand" if from_hand else "remainder").event())
     if from_hand:
         hands = _replace_hand(state.hands, seat, tuple(c for c in hand if c != card))
         state = dataclasses.replace(state, hands=hands, low=low, high=high, opening=False)
@@ -382,7 +292,7 @@ def _apply_stein(state: StenState, seat: int, out: list[Event]) -> StenState:
         raise IllegalMove("must_open_with_7h", "the game opens with the 7 of hearts")
     if not state.options.allow_voluntary_stein and playable(state, seat):
         raise IllegalMove("card_fits", "you may say 'Stein' only when none of your cards fits")
-    out.append(Event("passed", {"seat": seat}))
+    out.append(ev.Passed(seat).event())
     return _next_turn(_take_stone(state, seat, out))
 
 
@@ -415,12 +325,10 @@ def _apply_play_all(state: StenState, seat: int, cards: object, out: list[Event]
             raise IllegalMove("remainder_not_allowed", "a declaration may name only your hand cards")
     order = judge_play_all(state, cards)
     if order is None:
-        shown = list(laid_before_mistake(state, cards))
-        out.append(Event("declared", {"seat": seat, "success": False, "cards": shown},
-                         {seat: {"cards": list(cards)}}))
+        out.append(ev.Declared(seat, False, laid_before_mistake(state, cards), {seat: cards}).event())
         state = dataclasses.replace(_take_stone(state, seat, out), failed_play_all=True)
         return _next_turn(state) if state.options.failed_play_all_ends_turn else state
-    out.append(Event("declared", {"seat": seat, "success": True, "cards": list(order)}))
+    out.append(ev.Declared(seat, True, order, {}).event())
     low, high = state.low, state.high
     for c in order:
         low, high = place(c, low, high)
@@ -450,12 +358,12 @@ def laid_before_mistake(state: StenState, cards: tuple[str, ...]) -> tuple[str, 
     return tuple(shown)
 
 
-def ended_summary(state: StenState) -> dict[str, JSON]:
+def ended_summary(state: StenState) -> ev.Ended:
     """The end of the game as a real table shows it (section 13): the hands left laid open, the dead
     cards turned up, the final layout and open remainder, and the reckoning (Sten counts no points:
     who won, who holds the stone and so loses, how many cards each seat kept)."""
     res = result(state)
-    assert res is not None
+    assert res is not None and state.end is not None
     return {
         "reason": state.end,
         "winner": state.winner,
@@ -476,7 +384,7 @@ def _take_stone(state: StenState, seat: int, out: list[Event]) -> StenState:
     """The seat takes the stone from whoever holds it (section 5.2); remember the previous holder."""
     if state.stone == seat:
         return state
-    out.append(Event("took_stone", {"seat": seat, "previous_holder": state.stone}))
+    out.append(ev.TookStone(seat, state.stone).event())
     return dataclasses.replace(state, stone=seat, stone_before=state.stone)
 
 

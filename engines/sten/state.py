@@ -9,25 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engines.cards import RANK_VALUE, SUITS, code, rank_of, suit_of
+from engines.sten.options import StenOptions
 
 #: Rank number -> rank code (1 -> "A" ... 13 -> "K").
 RANK_CODE: dict[int, str] = {v: r for r, v in RANK_VALUE.items()}
 
 #: The card that opens the game (seeds/sten.md section 3).
 OPENING_CARD = "7H"
-
-
-@dataclass(frozen=True)
-class StenOptions:
-    """The resolved house-rule options (seeds/sten.md section 8)."""
-
-    remainder_policy: str = "open"
-    allow_voluntary_stein: bool = False
-    play_all_validation: str = "submitted_order"
-    play_all_may_use_remainder: bool = False
-    failed_play_all_ends_turn: bool = True
-    stone_winner_conflict: str = "previous_holder"
-    max_turns: int = 2000
 
 
 @dataclass(frozen=True)

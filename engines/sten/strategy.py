@@ -5,8 +5,8 @@ Rules: seeds/sten.md (section "Bots" describes the ``greedy`` level). ``heuristi
 seat's view shows (its hand, the layout, the open remainder) and stays cheap; ``evaluate`` scores
 the search's leaf states, which are determinized samples, so it may read every hand.
 
-``determinize`` keeps the engine default (the hidden cards dealt anew by ``shuffle_hidden``): what a
-player learns beyond his view in Sten comes from the log (a seat that said "Stein" held no fitting
+``determinize`` is core's (``engines.contract``: the hidden places of ``view.hidden`` dealt anew):
+what a player learns beyond his view in Sten comes from the log (a seat that said "Stein" held no fitting
 card then; a failed declaration shows its cards up to the mistake), and the state a bot is given
 does not carry the log. Nothing random happens after the deal, so no seed needs hiding.
 """

@@ -1,13 +1,11 @@
-"""What each seat may see of a game of Sten (seeds/sten.md section 9), and the leak-check hook."""
+"""What each seat may see of a game of Sten (seeds/sten.md section 9), and where the cards it cannot see lie."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from engines.cards import SUITS, code, shuffled, sort_cards
-from engines.core import JSON, Move
-from engines.sten.moves import PlayAll
-from engines.sten.rules import ended_summary, judge_play_all, judged_declarations, laid_before_mistake, layout_fits
+from engines.cards import SUITS, code, sort_cards
+from engines.core import JSON
+from engines.hidden import Hidden
+from engines.sten.rules import ended_summary, judged_declarations, layout_fits
 from engines.sten.state import OPENING_CARD, RANK_CODE, StenState
 
 
@@ -82,37 +80,16 @@ def _suit_view(state: StenState, i: int, suit: str, fitting: tuple[str, ...]) ->
     }
 
 
-def redact_move(state_before: StenState, seat: int, move: Move, viewer: int | None) -> dict[str, JSON]:
-    """The log entry of ``move`` as ``viewer`` may see it.
+def hidden(state: StenState, seat: int | None) -> tuple[Hidden, ...]:
+    """Where the cards hidden from ``seat`` lie (``engines.hidden``): the other hands and the dead pile.
 
-    Plays and "Stein" are public. A successful declaration is public (its cards end on the
-    table). Of a failed one, others see only the cards laid before the first that did not fit
-    (they were on the table and taken back, seeds/sten.md section 6); the mover sees all.
+    Every other card is public: the layout, the open remainder. An unplaced 7H stays where it is:
+    while the game is opening its holder is public (he is the seat to move), and a dead 7H is what
+    lets seat 0 begin.
     """
-    data = move.to_json()
-    if not isinstance(move, PlayAll) or viewer == seat or judge_play_all(state_before, move.cards) is not None:
-        return data
-    data["cards"] = list(laid_before_mistake(state_before, move.cards))
-    return data
-
-
-def shuffle_hidden(state: StenState, seat: int | None, seed: str) -> StenState:
-    """Test hook: permute the cards hidden from ``seat`` (other hands, the dead pile) among their places.
-
-    The unplaced 7H stays where it is: while the game is opening its holder is public (he is
-    the seat to move), and a dead 7H is what lets seat 0 begin.
-    """
-    hidden = [s for s in range(state.players) if s != seat]
-    pinned = OPENING_CARD if state.low[SUITS.index("H")] == 0 else None
-    pool = [c for s in hidden for c in state.hands[s] if c != pinned] + [c for c in state.dead if c != pinned]
-    mixed = list(shuffled(pool, seed, "shuffle_hidden"))
-    hands = list(state.hands)
-    for s in hidden:
-        keep = [c for c in state.hands[s] if c == pinned]
-        take = len(state.hands[s]) - len(keep)
-        hands[s] = sort_cards(keep + mixed[:take])
-        del mixed[:take]
-    keep_dead = [c for c in state.dead if c == pinned]
-    dead = tuple(keep_dead + mixed)
-    assert len(dead) == len(state.dead)
-    return replace(state, hands=tuple(hands), dead=dead)
+    pinned = (OPENING_CARD,) if state.low[SUITS.index("H")] == 0 else ()
+    places = [Hidden("hands", s, known=tuple(c for c in pinned if c in state.hands[s]), order=sort_cards)
+              for s in range(state.players) if s != seat]
+    if state.dead:
+        places.append(Hidden("dead", known=tuple(c for c in pinned if c in state.dead)))
+    return tuple(places)

@@ -1,8 +1,8 @@
-// Cards as people see them: rank and suit readable at a glance, four colours plus symbols (so that
-// no suit depends on colour alone), and an accessible name ("7 of hearts") for screen readers.
-// Standard codes are rank then suit ("7H", "10S"); Keine lahme Agame's are colour-value.
+// Card codes in words: an accessible name ("7 of hearts"), a short text ("7♥") and the order a
+// hand is held in. Standard codes are rank then suit ("7H", "10S"); Keine lahme Agame's are
+// colour-value ("red-13"). Pure: faces.js draws the cards.
 
-const SUITS = /** @type {const} */ ({
+export const SUITS = /** @type {const} */ ({
   C: { symbol: "\u2663", name: "clubs" },
   D: { symbol: "\u2666", name: "diamonds" },
   H: { symbol: "\u2665", name: "hearts" },
@@ -12,7 +12,7 @@ const SUITS = /** @type {const} */ ({
 const RANK_NAMES = { A: "ace", J: "jack", Q: "queen", K: "king" };
 const RANK_ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
 /** Keine lahme Agame's colours, with a letter each so that colour is never the only cue. */
-export const AGAME_COLOURS = ["red", "yellow", "green", "blue", "purple"];
+const AGAME_COLOURS = ["red", "yellow", "green", "blue", "purple"];
 
 /**
  * @typedef {{code: string, kind: "standard", rank: string, suit: "C" | "D" | "H" | "S"}
@@ -74,65 +74,4 @@ function sortKey(code) {
 /** A hand sorted for display, keeping each card's index in the view's hand. @param {readonly string[]} hand */
 export function sortedHand(hand) {
   return hand.map((code, index) => ({ code, index })).sort((a, b) => sortKey(a.code) - sortKey(b.code) || a.index - b.index);
-}
-
-/**
- * The face of a card as DOM: corner rank and suit, a big symbol in the middle.
- * @param {string} code
- * @param {{button?: boolean, small?: boolean, label?: string}} [opts]
- * @returns {HTMLElement}
- */
-export function cardEl(code, opts = {}) {
-  const c = parse(code);
-  const el = document.createElement(opts.button ? "button" : "span");
-  el.className = "card" + (opts.small ? " small" : "");
-  el.dataset.card = code;
-  const name = opts.label || cardName(code);
-  if (opts.button) {
-    el.setAttribute("type", "button");
-    el.setAttribute("aria-label", name);
-  } else {
-    el.setAttribute("role", "img");
-    el.setAttribute("aria-label", name);
-  }
-  el.title = name;
-  /** @param {string} cls @param {string} text */
-  const part = (cls, text) => {
-    const s = document.createElement("span");
-    s.className = cls;
-    s.textContent = text;
-    s.setAttribute("aria-hidden", "true");
-    el.append(s);
-  };
-  if (c.kind === "standard") {
-    el.classList.add(`suit-${c.suit}`);
-    part("corner", `${c.rank}${SUITS[c.suit].symbol}`);
-    part("pip", SUITS[c.suit].symbol);
-  } else if (c.kind === "joker") {
-    el.classList.add("joker");
-    part("corner", "JK");
-    part("pip", "\u2605");
-  } else if (c.kind === "agame") {
-    el.classList.add("agame", `colour-${c.colour}`);
-    part("corner", c.colour.slice(0, 1).toUpperCase());
-    part(c.value === "hat" ? "pip hat" : "pip", c.value === "hat" ? "HAT" : c.value);
-    part("cname", c.colour);
-  } else {
-    part("pip", code);
-  }
-  return el;
-}
-
-/** A face-down card (a back) with a count, for the others' hands and stocks. @param {number} count @param {string} label */
-export function backEl(count, label) {
-  const el = document.createElement("span");
-  el.className = "back";
-  el.setAttribute("role", "img");
-  el.setAttribute("aria-label", label);
-  el.title = label;
-  const n = document.createElement("span");
-  n.textContent = String(count);
-  n.setAttribute("aria-hidden", "true");
-  el.append(n);
-  return el;
 }

@@ -46,3 +46,17 @@ export function byId(id) {
   if (!el) throw new Error(`#${id} missing from the page`);
   return el;
 }
+
+/** Say `text` to a screen reader (the page's polite live region, #announce). @param {string} text */
+export function announce(text) {
+  const region = byId("announce");
+  region.textContent = "";
+  // a fresh text node each time, so that a repeated message is read again
+  setTimeout(() => { region.textContent = text; }, 30);
+}
+
+/** Move focus to the page's heading, as a new page would. @param {HTMLElement} main */
+export function focusHeading(main) {
+  const heading = main.querySelector("h2");
+  if (heading instanceof HTMLElement) { heading.tabIndex = -1; heading.focus({ preventScroll: true }); }
+}

@@ -1,9 +1,11 @@
 // Live updates of one table: the event stream (Server-Sent Events read with fetch(), since
-// EventSource cannot send the Authorization header), reconnecting with Last-Event-ID; where the
-// server has no stream, long polling of the view (?wait= with If-None-Match), which a server
-// without long polling answers at once, so the loop then waits a second between polls.
+// EventSource cannot send the Authorization header), reconnecting with Last-Event-ID (the last log
+// entry the page holds); where the server has no stream, long polling of the view (?wait= with
+// If-None-Match), which a server without long polling answers at once, so the loop then waits a
+// second between polls.
 
 import { raw, viewPath } from "./api.js";
+import { readEvents } from "./sse.js";
 
 /** @typedef {import("./types.js").View} View */
 /** @typedef {import("./types.js").LogEntry} LogEntry */
@@ -11,10 +13,13 @@ import { raw, viewPath } from "./api.js";
 /**
  * @typedef {{
  *   game: string, id: string, token: string | null, signal: AbortSignal,
- *   version: () => number, etag: () => string | null,
+ *   logVersion: () => number, etag: () => string | null,
  *   onEntries: (entries: LogEntry[]) => void,
  *   onView: (view: View, etag: string | null) => void,
+ *   onPolling: () => void,
  * }} LiveOptions
+ *   `logVersion`: the last log entry the page holds; `etag`: the shown view's; `onPolling`: the
+ *   server has no stream, so from now on the view is polled and the page reads the log itself
  */
 
 const WAIT_SECONDS = 25;
@@ -33,7 +38,7 @@ export async function live(o) {
     try {
       if (streamWorks) {
         const outcome = await stream(o);
-        if (outcome === "unsupported") { streamWorks = false; continue; }
+        if (outcome === "unsupported") { streamWorks = false; o.onPolling(); continue; }
         if (outcome === "ended") return;
         await sleep(250, o.signal);  // the server closed a long stream: resume where it stopped
       } else {
@@ -54,7 +59,7 @@ export async function live(o) {
  * @param {LiveOptions} o @returns {Promise<"unsupported" | "ended" | "closed">}
  */
 async function stream(o) {
-  const headers = { Accept: "text/event-stream", "Last-Event-ID": String(o.version()) };
+  const headers = { Accept: "text/event-stream", "Last-Event-ID": String(o.logVersion()) };
   const res = await raw(`${viewPath(o.game, o.id)}/events`, { token: o.token, headers, signal: o.signal });
   if (!res.ok || !(res.headers.get("Content-Type") || "").startsWith("text/event-stream") || !res.body) {
     if (res.body) await res.body.cancel().catch(() => undefined);
@@ -67,24 +72,11 @@ async function stream(o) {
   for (;;) {
     const { value, done } = await reader.read();
     if (done) break;
-    buffer += value;
-    let cut;
-    while ((cut = buffer.search(/\r?\n\r?\n/)) >= 0) {
-      const block = buffer.slice(0, cut);
-      buffer = buffer.slice(cut).replace(/^\r?\n\r?\n/, "");
-      /** @type {{event: string, data: string[]}} */
-      const msg = { event: "message", data: [] };
-      for (const line of block.split(/\r?\n/)) {
-        if (!line || line.startsWith(":")) continue;
-        const colon = line.indexOf(":");
-        const field = colon < 0 ? line : line.slice(0, colon);
-        const val = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
-        if (field === "event") msg.event = val;
-        else if (field === "data") msg.data.push(val);
-      }
-      if (msg.event === "entry" && msg.data.length) o.onEntries([JSON.parse(msg.data.join("\n"))]);
-      if (msg.event === "end") ended = true;
-    }
+    const { events, rest } = readEvents(buffer + value);
+    buffer = rest;
+    const entries = events.filter((e) => e.event === "entry").map((e) => /** @type {LogEntry} */ (JSON.parse(e.data)));
+    if (entries.length) o.onEntries(entries);
+    if (events.some((e) => e.event === "end")) ended = true;
   }
   return ended ? "ended" : "closed";
 }

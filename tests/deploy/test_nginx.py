@@ -145,6 +145,7 @@ def test_the_shipped_config_is_valid_nginx() -> None:
     assert checked.returncode == 0, checked.stderr
 
 
+@pytest.mark.slow  # nginx's own client timeouts run out
 def test_slow_requests_are_cut_by_nginx_and_never_reach_gunicorn(stack) -> None:
     url, upstream = stack
     header_timeout = int(_directive("client_header_timeout").removesuffix("s"))

@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 import service.bots
 from engines import REGISTRY
 from schemas.common import LOG_LIMIT_MAX
-from service import games, observability
+from service import observability, runtime, stream
 from service.app import create_app
 from service.bots import BotPolicy, RequestBots
 from service.config import Settings
@@ -160,10 +160,10 @@ def test_a_stream_pauses_between_pages_and_ends_at_its_entry_limit(small_app: Fl
     gid, token = _sten_with_a_bot(client)
     for _ in range(8):
         assert _move(client, gid, token).status_code == 200
-    monkeypatch.setattr(games, "STREAM_BATCH", 3)
+    monkeypatch.setattr(stream, "STREAM_BATCH", 3)
     small_app.extensions["cardtable"].stream_max_entries = 10
     pauses: list[float] = []
-    monkeypatch.setattr(games.time, "sleep", pauses.append)
+    monkeypatch.setattr(stream.time, "sleep", pauses.append)
     reply = client.get(f"/v1/sten/games/{gid}/events?since=0", headers=_auth(token))
     frames = _frames(reply.data)
     ids = [int(m.group(1)) for f in frames if (m := re.match(r"id: (\d+)", f))]
@@ -191,7 +191,7 @@ def test_a_stream_is_logged_with_its_real_duration(small_app: Flask) -> None:
 
 def test_the_log_route_answers_no_more_than_a_stream_sends(client: FlaskClient) -> None:
     gid, _ = _sten_with_a_bot(client)
-    assert LOG_LIMIT_MAX <= games.STREAM_MAX_ENTRIES
+    assert LOG_LIMIT_MAX <= runtime.STREAM_MAX_ENTRIES
     _problem(client.get(f"/v1/sten/games/{gid}/log?limit={LOG_LIMIT_MAX + 1}"), 422, "validation_error")
 
 
@@ -221,9 +221,9 @@ def test_a_game_takes_no_move_past_its_log_cap(redis_server, crossing: bool) -> 
 
 
 def test_the_log_cap_is_a_setting() -> None:
-    assert Settings.from_env({}).max_log_entries == games.MAX_LOG_ENTRIES == 100_000
+    assert Settings.from_env({}).max_log_entries == runtime.MAX_LOG_ENTRIES == 100_000
     assert Settings.from_env({"CARDTABLE_MAX_LOG_ENTRIES": "30"}).max_log_entries == 30
-    assert Settings.from_env({}).stream_max_entries == games.STREAM_MAX_ENTRIES
+    assert Settings.from_env({}).stream_max_entries == runtime.STREAM_MAX_ENTRIES
 
 
 # --- bots ------------------------------------------------------------------------------------

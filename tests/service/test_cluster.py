@@ -19,6 +19,8 @@ from tests.http import Client
 from tests.playout import short_options
 from tests.servers import RedisClusterServers, gunicorn
 
+pytestmark = pytest.mark.slow  # a real three-master cluster
+
 
 @pytest.fixture(scope="module")
 def cluster():

@@ -71,6 +71,7 @@ def _read_until_closed(sock: socket.socket, limit: float) -> tuple[bytes, float]
 
 # --- reading a request ---------------------------------------------------------------------------
 
+@pytest.mark.slow  # closed within 6 s of a 1 s deadline
 @pytest.mark.parametrize("framing", ["Content-Length: 60000\r\n\r\n{\"move\":",
                                      "Transfer-Encoding: chunked\r\n\r\n8\r\n{\"move\":\r\n"])
 def test_a_body_that_never_arrives_gets_408_and_the_connection_is_closed(url: str, framing: str) -> None:
@@ -86,6 +87,7 @@ def test_a_body_that_never_arrives_gets_408_and_the_connection_is_closed(url: st
     assert took < 6, f"closed {took:.1f} s after the 1 s deadline"
 
 
+@pytest.mark.slow  # cut within 6 s of a 1 s deadline
 def test_a_trickled_body_is_cut_at_one_deadline_for_the_whole_body(url: str) -> None:
     with _connect(url) as sock:
         answer, ended, started = _trickle(sock)
@@ -111,6 +113,7 @@ def _trickle(sock: socket.socket) -> tuple[bytes, bool, float]:
     return answer, ended, started
 
 
+@pytest.mark.slow  # cut within 10 s, after the 5 s keep-alive
 def test_headers_that_never_end_are_cut(url: str) -> None:
     """gunicorn's gevent worker reads a request's line and headers within its keep-alive (5 s)."""
     with _connect(url) as sock:
@@ -227,6 +230,7 @@ def test_long_polls_hold_the_same_slots_while_they_wait(url: str) -> None:
     stream.close()
 
 
+@pytest.mark.slow  # leases of 6 s run out
 def test_slots_of_a_killed_worker_come_free_when_their_leases_end(redis_server) -> None:
     keepalive = 2.0  # a lease of 6 s: long enough to see the slots outlive their worker
     env = {**ENV, "CARDTABLE_STREAM_KEEPALIVE": str(keepalive)}

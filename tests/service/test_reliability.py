@@ -165,6 +165,7 @@ def persistent_redis():
     server.cleanup()
 
 
+@pytest.mark.slow  # a real outage and restart
 def test_a_redis_outage_answers_503_and_play_resumes(persistent_redis) -> None:
     with gunicorn(persistent_redis.url, workers=2, extra_env={"CARDTABLE_STORE_TIMEOUT": "0.5"}) as url:
         client = Client(url)

@@ -23,7 +23,7 @@ import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
-from service import games, ratelimit
+from service import ratelimit, stream
 from service.app import create_app
 from service.config import Settings
 from service.ratelimit import MemoryCounter, Rate, RateLimiter
@@ -80,7 +80,7 @@ def _entries(frames: list[str]) -> list[int]:
 @pytest.fixture()
 def small_pages(monkeypatch) -> None:
     monkeypatch.setattr(ratelimit, "REPLAY_PAGE", PAGE)
-    monkeypatch.setattr(games, "STREAM_BATCH", PAGE)
+    monkeypatch.setattr(stream, "STREAM_BATCH", PAGE)
 
 
 @pytest.fixture()

@@ -22,6 +22,8 @@ import pytest
 from tests.http import Client
 from tests.servers import ROOT, gunicorn
 
+pytestmark = pytest.mark.slow  # the previous release from git history under its own gunicorn
+
 #: The last landed release before snapshot envelope 2: it reads and writes envelope 1.
 PREVIOUS_RELEASE = "94bd51881ac555243340366119605e81cae78ee6"
 

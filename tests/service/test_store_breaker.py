@@ -269,6 +269,7 @@ def _assert_store_unavailable(reply: Reply, what: str) -> None:
     assert int(reply.headers["retry-after"]) > 0
 
 
+@pytest.mark.slow  # real timeouts of a frozen Redis
 def test_a_frozen_redis_costs_one_timeout_then_answers_at_once_and_play_resumes(own_redis: RedisServer) -> None:
     env = {"CARDTABLE_STORE_TIMEOUT": str(TIMEOUT), "CARDTABLE_BREAKER_SECONDS": str(OPEN),
            "CARDTABLE_RETRY_AFTER": "1", "CARDTABLE_RATE_LIMIT": "1000/s"}  # the limiter counts in Redis

@@ -14,10 +14,13 @@ import signal
 import threading
 import time
 
+import pytest
 import redis
 
 from tests.faults import lost_moves, replays_to_stored_state, run_players, stop_players, wait_for_acks
 from tests.servers import gunicorn
+
+pytestmark = pytest.mark.slow  # workers killed under load
 
 
 def test_a_worker_killed_under_load_leaves_nothing_half_written(redis_server) -> None:

@@ -24,7 +24,7 @@ from collections.abc import Hashable, Iterable, Iterator
 from itertools import combinations
 
 from engines.conquian import ENGINE
-from engines.conquian.state import (
+from engines.conquian.moves import (
     ConquianDeclineForce,
     ConquianDiscard,
     ConquianDraw,
@@ -32,8 +32,8 @@ from engines.conquian.state import (
     ConquianMeld,
     ConquianPass,
     ConquianReject,
-    ConquianState,
 )
+from engines.conquian.state import ConquianState
 from engines.core import IllegalMove, Move
 
 #: seeds/conquian.md 4.3: at most 45 meld moves plus one other move without

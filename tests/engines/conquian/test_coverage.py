@@ -16,8 +16,9 @@ import pytest
 
 from engines.conquian import ENGINE
 from engines.conquian.melds import DECK, melds_containing
+from engines.conquian.moves import ConquianMeld
 from engines.conquian.rules import fits
-from engines.conquian.state import ConquianMeld, ConquianState
+from engines.conquian.state import ConquianState
 from engines.core import Move
 from tests.test_move_coverage import assert_covers
 

@@ -11,7 +11,8 @@ from dataclasses import replace
 
 from engines.conquian import ENGINE
 from engines.conquian.melds import DECK, melded_cards
-from engines.conquian.state import ConquianDiscard, ConquianMeld, ConquianState
+from engines.conquian.moves import ConquianDiscard, ConquianMeld
+from engines.conquian.state import ConquianState
 from tests.strategy_checks import one_greedy_seat
 
 from .helpers import position

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from engines.kanaster import rules
+from engines.kanaster import ENGINE, rules
 from engines.kanaster.melds import is_black_three, is_red_three, is_wild, natural_rank, sort_hand
 from engines.kanaster.state import DRAW, KanasterState, Meld
 
@@ -22,7 +22,7 @@ PLAIN_TALON: tuple[str, ...] = tuple(f"{r}{s}" for r in ("5", "6", "7", "9", "10
 
 
 def full_deck(players: int, **options: Any) -> tuple[str, ...]:
-    return rules.full_deck(rules.new_game(players, options, "x").rules)
+    return rules.full_deck(ENGINE.new_game(players, options, "x").rules)
 
 
 def deck_for(
@@ -86,7 +86,7 @@ def position(
     **options: Any,
 ) -> KanasterState:
     """A mid-hand state of a fresh match with the given table."""
-    base = rules.new_game(players, options, "position")
+    base = ENGINE.new_game(players, options, "position")
     return replace(
         base,
         hands=tuple(sort_hand(h) for h in hands),

@@ -15,7 +15,8 @@ from dataclasses import replace
 
 from engines.kanaster import ENGINE as E
 from engines.kanaster.migrations import FORMAT, MIGRATIONS, state_1_to_2, state_2_to_3
-from engines.kanaster.state import HAND_CAP, KanasterState
+from engines.kanaster.options import HAND_CAP
+from engines.kanaster.state import KanasterState
 from tests.playout import playout
 
 

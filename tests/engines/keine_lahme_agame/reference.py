@@ -16,16 +16,9 @@ from itertools import combinations
 
 from engines.core import IllegalMove, Move
 from engines.keine_lahme_agame import ENGINE
-from engines.keine_lahme_agame.state import (
-    VALUES,
-    Catch,
-    DiscardSingle,
-    PassCatch,
-    Place,
-    State,
-    Trick,
-    strength,
-)
+from engines.keine_lahme_agame.cards import VALUES, strength
+from engines.keine_lahme_agame.moves import Catch, DiscardSingle, PassCatch, Place, Trick
+from engines.keine_lahme_agame.state import State
 
 
 def _subsets(cards: tuple[str, ...], sizes: tuple[int, ...]) -> list[tuple[str, ...]]:

@@ -10,7 +10,8 @@ from typing import Any
 
 from engines.core import Event, Move
 from engines.keine_lahme_agame import ENGINE
-from engines.keine_lahme_agame.state import LEAD, PLACE, TRICK_LEAD, Catch, DiscardSingle, PassCatch, Place, State
+from engines.keine_lahme_agame.moves import Catch, DiscardSingle, PassCatch, Place
+from engines.keine_lahme_agame.state import LEAD, PLACE, TRICK_LEAD, State
 from tests.engines.keine_lahme_agame.test_rules import T, check_conservation, position
 
 E = ENGINE

@@ -8,7 +8,8 @@ import random
 import pytest
 
 from engines.keine_lahme_agame import ENGINE
-from engines.keine_lahme_agame.state import CATCHING, TRICK, Catch, PassCatch, Trick
+from engines.keine_lahme_agame.moves import Catch, PassCatch, Trick
+from engines.keine_lahme_agame.state import CATCHING, TRICK
 from tests.engines.keine_lahme_agame.test_properties import OPTION_SETS
 from tests.engines.keine_lahme_agame.test_rules import position
 from tests.strategy_checks import assert_hooks_on, greedy_vs_random

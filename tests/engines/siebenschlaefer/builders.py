@@ -11,7 +11,8 @@ from collections.abc import Sequence
 
 from engines.cards import rank_of
 from engines.siebenschlaefer import ENGINE
-from engines.siebenschlaefer.state import FULL_DECK, HAND_SIZE, Settings, State, sort_hand
+from engines.siebenschlaefer.options import Settings
+from engines.siebenschlaefer.state import FULL_DECK, HAND_SIZE, State, sort_hand
 
 
 def deck_for(hands: Sequence[Sequence[str]], stock_top: Sequence[str] = ()) -> list[str]:
@@ -73,7 +74,6 @@ def table(
         target=target,
         current=current,
         has_drawn=has_drawn,
-        drawn=(),
         passes=passes,
         reshuffles=0,
         opener=0,

@@ -14,7 +14,8 @@ from collections.abc import Hashable, Iterable, Iterator
 
 from engines.core import IllegalMove, Move
 from engines.siebenschlaefer import ENGINE
-from engines.siebenschlaefer.state import Draw, Pass, Play, State
+from engines.siebenschlaefer.moves import Draw, Pass, Play
+from engines.siebenschlaefer.state import State
 
 #: seeds/siebenschlaefer.md section 5: every distinct legal pair of the 52 codes is listed -- at most
 #: 10 pairs of aces + 666 number pairs + 12 x 36 face-and-number pairs = 1108 -- plus ``draw`` or ``pass``.

@@ -14,7 +14,8 @@ import random
 import pytest
 
 from engines.siebenschlaefer import ENGINE
-from engines.siebenschlaefer.state import FULL_DECK, Draw, Pass, Play, State
+from engines.siebenschlaefer.moves import Draw, Pass, Play
+from engines.siebenschlaefer.state import FULL_DECK, State
 from tests.test_move_coverage import assert_covers
 
 from .builders import table

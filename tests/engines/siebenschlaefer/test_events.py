@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engines.core import Event
 from engines.siebenschlaefer import ENGINE
-from engines.siebenschlaefer.state import Draw, Pass, Play
+from engines.siebenschlaefer.moves import Draw, Pass, Play
 from tests.engines.siebenschlaefer.builders import table
 
 E = ENGINE
@@ -49,7 +49,7 @@ def test_a_draw_shows_the_drawer_his_cards_and_everyone_the_count_after_a_reshuf
     assert [e.type for e in events] == ["reshuffled", "drew"]
     assert events[0].for_viewer(None) == {"type": "reshuffled", "count": 4}
     assert events[1].for_viewer(0) == {"type": "drew", "seat": 0, "count": 2, "reason": "draw",
-                                       "cards": list(after.drawn)}
+                                       "cards": E.view(after, 0)["drawn"]}
     assert events[1].for_viewer(1) == events[1].for_viewer(None) == {"type": "drew", "seat": 0, "count": 2,
                                                                      "reason": "draw"}
 

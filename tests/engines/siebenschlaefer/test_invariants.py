@@ -14,8 +14,9 @@ import pytest
 
 from engines.core import IllegalMove
 from engines.siebenschlaefer import ENGINE as E
+from engines.siebenschlaefer.moves import Draw, Pass, Play
 from engines.siebenschlaefer.rules import pass_threshold, round_locked
-from engines.siebenschlaefer.state import ACES, FULL_DECK, Draw, Pass, Play, State, pair_value
+from engines.siebenschlaefer.state import ACES, FULL_DECK, State, pair_value
 
 CASES = [(n, f"inv-{n}-{k}", opts) for n in range(2, 9) for k in range(2) for opts in ({}, {"rounds": 2})]
 CASES += [

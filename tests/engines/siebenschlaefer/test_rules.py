@@ -13,8 +13,9 @@ import pytest
 from engines.cards import shuffled
 from engines.core import IllegalMove, InvalidOptions
 from engines.siebenschlaefer import ENGINE
+from engines.siebenschlaefer.moves import Draw, Pass, Play
 from engines.siebenschlaefer.rules import draw_lots, round_locked
-from engines.siebenschlaefer.state import FULL_DECK, Draw, Pass, Play, State
+from engines.siebenschlaefer.state import FULL_DECK, State
 
 from .builders import deck_for, table
 
@@ -319,12 +320,12 @@ def test_turn_unable_draws_two_then_lays_in_the_same_turn() -> None:
     assert E.legal_moves(s, 0) == (Draw(),)
     refused(s, 0, Pass(), "must_draw_first")
     s = E.apply(s, 0, Draw())
-    assert s.current == 0 and s.has_drawn and s.drawn == ("9H", "10C")
+    assert s.current == 0 and s.has_drawn and E.view(s, 0)["drawn"] == ["9H", "10C"]
     assert s.hands[0] == ("2C", "3D", "9H", "10C") and s.stock == ("4S",)
     assert E.legal_moves(s, 0) == (Play(cards=("3D", "10C")), Play(cards=("9H", "10C")))
     refused(s, 0, Pass(), "must_play")
     s = play(s, 0, "10C", "9H")
-    assert s.target == 19 and s.current == 1 and not s.has_drawn and s.drawn == ()
+    assert s.target == 19 and s.current == 1 and not s.has_drawn and E.view(s, 0)["drawn"] is None
 
 
 def test_turn_still_unable_after_drawing_passes_without_drawing_again() -> None:
@@ -377,7 +378,8 @@ def test_seven_single_next_player_draws_two_and_misses_his_turn() -> None:
     assert s.hands[1] == ("3C", "3D", "5H", "8H") and s.stock == ("9H",)
     assert s.current == 2 and s.target == 13
     assert s.passes == 0  # the missed turn is no pass
-    assert [(e.kind, e.seat) for e in s.events] == [("play", 0), ("penalty", 1), ("skip", 1)]
+    assert [(e.type, e.public["seat"]) for e in s.events] == [("played", 0), ("drew", 1), ("skipped", 1)]
+    assert s.events[1].public["reason"] == "seven"
 
 
 def test_seven_with_a_face_card_is_a_single_seven() -> None:
@@ -445,8 +447,8 @@ def test_seven_a_skip_neither_counts_nor_breaks_a_run_of_passes() -> None:
     s = E.apply(E.apply(s, 2, Draw()), 2, Pass())  # JH JS
     assert s.passes == 0 and s.top_kind == "start"  # third pass of three players: flip
     assert s.pile[-2:] == ("9C", "8C") and s.target == 17 and s.current == 0
-    assert [e.kind for e in s.events] == ["pass", "reset"]
-    assert s.events[-1].cards == ("QH", "QC", "9C", "8C")  # Q+Q is no pair: flipped again
+    assert [e.type for e in s.events] == ["passed", "reset"]
+    assert s.events[-1].public["cards"] == ["QH", "QC", "9C", "8C"]  # Q+Q is no pair: flipped again
 
 
 def test_seven_winning_pair_still_makes_the_others_draw() -> None:
@@ -547,7 +549,7 @@ def test_reset_only_illegal_pairs_left_stops_with_a_free_table() -> None:
     s = table([["5C"], ["5D"]], target=20, stock=["KH", "QS", "JD", "AD"], pile=["10S", "KS"], has_drawn=True, passes=1)
     s = E.apply(s, 0, Pass())
     assert s.target is None and s.pile == ("10S", "KS", "KH", "QS", "JD", "AD") and s.stock == ()
-    assert s.events[-1].cards == ("KH", "QS", "JD", "AD")
+    assert s.events[-1].public == {"cards": ["KH", "QS", "JD", "AD"], "value": None}
 
 
 # --- section 8: the empty stock ------------------------------------------------------------------
@@ -559,10 +561,10 @@ def test_stock_refilled_from_the_pile_keeping_the_top_pair() -> None:
     s = table([["2D", "3D"], ["4D"]], target=19, stock=["6H"], pile=pile, seed="r")
     s = E.apply(s, 0, Draw())
     refill = shuffled(pile[:-2], "r", "reshuffle/0")
-    assert Counter(s.drawn) == Counter(["6H", refill[0]])
+    assert Counter(E.view(s, 0)["drawn"]) == Counter(["6H", refill[0]])
     assert Counter(s.hands[0]) == Counter(["2D", "3D", "6H", refill[0]])
     assert s.stock == refill[1:] and s.pile == ("9D", "10D") and s.reshuffles == 1
-    assert [e.kind for e in s.events] == ["reshuffle", "draw"]
+    assert [e.type for e in s.events] == ["reshuffled", "drew"]
 
 
 def test_stock_and_pile_too_small_draw_is_truncated() -> None:
@@ -570,7 +572,7 @@ def test_stock_and_pile_too_small_draw_is_truncated() -> None:
     s = table([["2D", "3D"], ["4D"]], target=19, stock=[], pile=["5C", "9D", "10D"])
     s = E.apply(s, 0, Draw())
     assert s.hands[0] == ("2D", "3D", "5C")
-    assert s.pile == ("9D", "10D") and s.stock == () and s.drawn == ("5C",)
+    assert s.pile == ("9D", "10D") and s.stock == () and E.view(s, 0)["drawn"] == ["5C"]
     assert E.legal_moves(s, 0) == (Pass(),)
 
 
@@ -579,7 +581,7 @@ def test_stock_penalty_draw_is_truncated_too() -> None:
     s = table([["7C", "6D", "2S"], ["3C"], ["4C", "4D"]], target=12, stock=["5H"], pile=[])
     s = play(s, 0, "7C", "6D")
     assert s.hands[1] == ("3C", "5H") and s.stock == () and s.pile == ("6D", "7C")
-    assert [(e.kind, e.seat, e.count) for e in s.events][1] == ("penalty", 1, 1)
+    assert s.events[1].public == {"seat": 1, "count": 1, "reason": "seven"}
 
 
 # --- section 9: end of a round --------------------------------------------------------------------
@@ -725,7 +727,8 @@ def test_stall_every_seat_holding_one_lone_ace_is_counted_as_in_the_pub() -> Non
     assert r.scores == last.hand_values
     assert r.detail["reason"] == "stalled" and r.detail["winner"] is None and r.detail["winners"] == [1]
     assert r.detail["round_results"][0]["reason"] == "stalled"
-    assert [e.kind for e in s.events] == ["draw", "stalled", "round_end"]
+    assert [e.type for e in s.events] == ["drew", "round_ended"]
+    assert s.events[-1].public["reason"] == "stalled"
     v = E.view(s, 3)
     assert v["status"] == "finished" and v["last_round"]["reason"] == "stalled"
     assert v["last_round"]["hand_values"] == list(last.hand_values) and v["stalled_round"] == "count_hands"
@@ -826,7 +829,7 @@ def test_view_unchanged_when_hidden_cards_are_dealt_differently() -> None:
         if seat is not None:
             assert E.legal_moves(other, seat) == E.legal_moves(s, seat)
     moved = E.shuffle_hidden(s, 0, "other")
-    assert moved.hands[0] == s.hands[0] and moved.drawn == s.drawn and moved.pile == s.pile
+    assert moved.hands[0] == s.hands[0] and moved.events == s.events and moved.pile == s.pile
     assert [len(h) for h in moved.hands] == [len(h) for h in s.hands] and len(moved.stock) == len(s.stock)
     assert Counter(moved.hands[1] + moved.hands[2] + moved.stock) == Counter(s.hands[1] + s.hands[2] + s.stock)
     assert any(E.shuffle_hidden(s, 0, f"k{i}").stock != s.stock for i in range(5))

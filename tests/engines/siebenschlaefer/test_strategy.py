@@ -9,7 +9,8 @@ from collections import Counter
 import pytest
 
 from engines.siebenschlaefer import ENGINE
-from engines.siebenschlaefer.state import FULL_DECK, Draw, Pass, Play
+from engines.siebenschlaefer.moves import Draw, Pass, Play
+from engines.siebenschlaefer.state import FULL_DECK
 from tests.engines.siebenschlaefer.builders import table
 from tests.strategy_checks import assert_hooks_on, greedy_vs_random
 

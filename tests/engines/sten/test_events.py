@@ -55,7 +55,6 @@ def test_failed_declaration_shows_the_declarer_his_list_and_the_others_the_laid_
     for viewer in (1, None):
         assert events[0].for_viewer(viewer) == {"type": "declared", "seat": 0, "success": False,
                                                 "cards": ["10H", "JH"]}
-        assert events[0].for_viewer(viewer)["cards"] == E.redact_move(state, 0, move, viewer)["cards"]
     assert events[1].for_viewer(None) == {"type": "took_stone", "seat": 0, "previous_holder": 1}
 
 

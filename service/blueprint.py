@@ -1,0 +1,196 @@
+"""The routes of one game under ``/v1/<game>``, and their OpenAPI description.
+
+``make_blueprint(engine, built)`` routes each request to its job's module (``service.create``,
+``service.view``, ``service.moves``, ``service.log``, ``service.stream``) over one ``Game``, and
+documents every operation with the game's own schemas. flask-smorest's decorators are applied for
+the document only (``_documented``): a request goes straight to the plain handler.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response
+from flask_smorest import Blueprint
+
+from engines.core import Engine
+from schemas.common import BuiltSchemas, LogQuery, MoveCheck, Problem
+from service import create, log, moves, ratelimit, stream, view
+from service.errors import PROBLEM
+from service.runtime import STREAM_MAX_ENTRIES, Game
+from service.view import LONG_POLL_MAX
+from service.wire import IDEMPOTENCY_KEY_MAX
+
+P400 = (400, "bad_request: the body is not JSON")
+P401 = (401, "unauthorized: seat token missing, wrong, or of another game")
+P403 = (403, "fixed_deal_disabled: `seed` or `deck` sent while fixed deals are off")
+P404 = (404, "game_not_found: no such game, or it expired")
+P409 = (409, "stale_version, not_your_turn, game_over or log_full (the game holds the most moves this server "
+             "keeps); `current_version` says where the game is")
+P409C = (409, "log_full: the bots' opening moves would exceed the most moves this server keeps of a game")
+P413 = (413, "payload_too_large: the body is over the limit")
+P422 = (422, "validation_error (`errors` says where), illegal_move (`reason` says which rule), "
+             "or idempotency_conflict")
+P422Q = (422, "validation_error: a query parameter is malformed or out of range (`errors` says which)")
+P503 = (503, "store_unavailable: the store cannot be reached, or could not confirm that the write was "
+             "replicated (then it may have applied: retry with the same Idempotency-Key); retry after `Retry-After`")
+P408 = (408, "request_timeout: the body did not arrive whole within CARDTABLE_BODY_TIMEOUT seconds")
+P429 = (429, "rate_limited: over CARDTABLE_RATE_LIMIT for the caller's seat (a token checked against the game it "
+             "names), or else for its address; retry after `Retry-After`")
+P429_CREATE = (429, "rate_limited: over CARDTABLE_RATE_LIMIT, or over CARDTABLE_CREATE_LIMIT games created, for "
+                    "this address; retry after `Retry-After`")
+P429_HELD = (429, "rate_limited (over CARDTABLE_RATE_LIMIT for the caller's seat, or else its address) or "
+                  "too_many_streams (the caller's seat or address already holds as many event streams and long "
+                  "polls as it may); retry after `Retry-After`")
+
+P429_LOG = (429, "rate_limited: over CARDTABLE_RATE_LIMIT for the caller's seat, or else its address; the entries "
+                 f"asked for count a request per {ratelimit.REPLAY_PAGE} (a seat's count against its address too); "
+                 "ask for fewer (`limit`) or retry after `Retry-After`")
+
+RETRY_AFTER = {"Retry-After": {"description": "seconds to wait before retrying", "schema": {"type": "integer"}}}
+BEARER_OPTIONAL: list[dict[str, list[str]]] = [{}, {"seatToken": []}]
+BEARER: list[dict[str, list[str]]] = [{"seatToken": []}]
+IDEMPOTENCY = {
+    "in": "header", "name": "Idempotency-Key", "required": False,
+    "description": "makes a retry answer as the first request did and apply nothing twice; "
+                   "a random value (e.g. a UUID) per intended move",
+    "schema": {"type": "string", "minLength": 1, "maxLength": IDEMPOTENCY_KEY_MAX},
+}
+LAST_EVENT_ID = {"in": "header", "name": "Last-Event-ID", "required": False,
+                 "description": "resume after this version (the `id` of the last event received)",
+                 "schema": {"type": "string", "pattern": "^[0-9]{1,12}$"}}
+SINCE = {"in": "query", "name": "since", "required": False,
+         "description": "start after this version (without it and without Last-Event-ID: at the current one)",
+         "schema": {"type": "integer", "minimum": 0}}
+WAIT = {"in": "query", "name": "wait", "required": False,
+        "description": f"long polling: with If-None-Match naming the current version, answer as soon as the "
+                       f"version changes, or 304 after this many seconds (at most {LONG_POLL_MAX}; a server may "
+                       "cut a wait shorter: poll again)",
+        "schema": {"type": "integer", "minimum": 0, "maximum": LONG_POLL_MAX}}
+STREAM_DESCRIPTION = (
+    "`text/event-stream`: a comment line at once; then, per log entry after the start version, an event "
+    "`id: <version>`, `event: entry`, `data: <the log entry as the caller sees it, as in get<Game>Log>`; a "
+    "`: keep-alive` comment at least every 15 s; after the game is over, `event: end` with "
+    "`data: {\"version\": V}`, and the stream closes. It also closes after an hour or "
+    f"{STREAM_MAX_ENTRIES:,} entries (the server's defaults; a `:` comment says so), when the store is lost, "
+    f"or when catching up takes the caller over its rate limit (every {ratelimit.REPLAY_PAGE} entries after the "
+    "first cost a request; a `retry:` field gives the delay): reconnect with `Last-Event-ID`, nothing is "
+    "missed or repeated.")
+CACHED = {"Cache-Control": {"description": "`private, no-cache` for a seat (its hidden cards stay in the caller's "
+                                           "own cache), `public, no-cache` for the spectator",
+                            "schema": {"type": "string"}},
+          "Vary": {"description": "`Authorization`: each seat sees its own answer", "schema": {"type": "string"}}}
+IF_NONE_MATCH = {"in": "header", "name": "If-None-Match", "required": False,
+                 "description": "an ETag from an earlier view: 304 if the view is unchanged",
+                 "schema": {"type": "string"}}
+
+
+def _alt(blp: Blueprint, *problems: tuple[int, str]) -> list[Any]:
+    """The documented problem answers of an operation; every one can be rate limited (429: ``P429``
+    unless the operation names its own)."""
+    limited = () if any(status == 429 for status, _ in problems) else (P429,)
+    return [blp.alt_response(status, schema=Problem, description=description, content_type=PROBLEM,
+                             headers=RETRY_AFTER if status in (429, 503) else None)
+            for status, description in (*problems, *limited)]
+
+
+def _documented(*decorators: Any) -> Any:
+    """Apply flask-smorest's decorators for the OpenAPI document only.
+
+    The route gets the plain handler carrying the collected ``_apidoc``, so no request pays
+    for ten wrapper layers and webargs; handlers load their body with ``load_body``."""
+
+    def wrap(fn: Any) -> Any:
+        documented = fn
+        for decorator in reversed(decorators):
+            documented = decorator(documented)
+        fn._apidoc = documented._apidoc
+        return fn
+
+    return wrap
+
+
+def make_blueprint(engine: Engine, built: BuiltSchemas) -> Blueprint:
+    """All routes of one game under ``/v1/<game>``, documented with its own schemas."""
+    game = Game(engine, built)
+    prefix = built.prefix
+    blp = Blueprint(engine.id, engine.id, url_prefix=f"/v1/{engine.id}", description=engine.title)
+
+    @blp.route("/games", methods=["POST"], endpoint="create")
+    @_documented(
+        blp.arguments(built.create_request),
+        blp.response(201, built.create_response, description="the new game",
+                     headers={"Location": {"description": "URL of the game's view", "schema": {"type": "string"}}}),
+        *_alt(blp, P400, P403, P408, P409C, P413, P422, P503, P429_CREATE),
+        blp.doc(operationId=f"create{prefix}Game", summary=f"Start a game of {engine.title}",
+                parameters=[IDEMPOTENCY]),
+    )
+    def create_game() -> Response:
+        return create.create(game)
+
+    @blp.route("/games/<string(maxlength=64):game_id>", methods=["GET"], endpoint="view")
+    @_documented(
+        blp.response(200, built.view, description="the caller's view",
+                     headers={"ETag": {"description": "names the version and the seat",
+                                       "schema": {"type": "string"}}, **CACHED}),
+        blp.alt_response(304, description="not modified since the ETag in If-None-Match", headers=CACHED),
+        *_alt(blp, P401, P404, P422Q, P503, P429_HELD),
+        blp.doc(operationId=f"get{prefix}View", summary="A seat's view (with its token) or the spectator view",
+                parameters=[IF_NONE_MATCH, WAIT], security=BEARER_OPTIONAL),
+    )
+    def view_game(game_id: str) -> Response:
+        return view.view(game, game_id)
+
+    @blp.route("/games/<string(maxlength=64):game_id>/moves", methods=["POST"], endpoint="submit")
+    @_documented(
+        blp.arguments(built.move_request),
+        blp.response(200, built.view, description="the mover's new view, after any bot moves that followed"),
+        *_alt(blp, P400, P401, P404, P408, P409, P413, P422, P503),
+        blp.doc(operationId=f"submit{prefix}Move", summary="Submit one move for the caller's seat",
+                parameters=[IDEMPOTENCY], security=BEARER),
+    )
+    def submit_move(game_id: str) -> Response:
+        return moves.submit(game, game_id)
+
+    @blp.route("/games/<string(maxlength=64):game_id>/moves/check", methods=["POST"], endpoint="check")
+    @_documented(
+        blp.arguments(built.move_request),
+        blp.response(200, MoveCheck, description="the move would be accepted now (a refusal is the 422 "
+                                                 "`illegal_move` it would get); nothing changes"),
+        *_alt(blp, P400, P401, P404, P408, P409, P413, P422, P503),
+        blp.doc(operationId=f"check{prefix}Move", summary="Check a move without making it",
+                description="Takes exactly the body of `submitMove` and answers as it would, but changes "
+                            "nothing (the version, the log and idempotency records stay) and reveals "
+                            "nothing hidden: checking a draw says only that drawing is legal.",
+                security=BEARER),
+    )
+    def check_move(game_id: str) -> Response:
+        return moves.check(game, game_id)
+
+    @blp.route("/games/<string(maxlength=64):game_id>/events", methods=["GET"], endpoint="events")
+    @_documented(
+        *_alt(blp, P401, P404, P422Q, P503, P429_HELD),
+        blp.doc(operationId=f"stream{prefix}Events", summary="The caller's log as a live stream (Server-Sent Events)",
+                parameters=[LAST_EVENT_ID, SINCE], security=BEARER_OPTIONAL,
+                responses={"200": {
+                    "description": STREAM_DESCRIPTION,
+                    "content": {"text/event-stream": {"schema": {"type": "string"}}},
+                    "headers": {"Cache-Control": {"description": "no-cache", "schema": {"type": "string"}},
+                                "X-Accel-Buffering": {"description": "`no`: proxies must not buffer the stream",
+                                                      "schema": {"type": "string"}}}}}),
+    )
+    def stream_events(game_id: str) -> Response:
+        return stream.events(game, game_id)
+
+    @blp.route("/games/<string(maxlength=64):game_id>/log", methods=["GET"], endpoint="log")
+    @_documented(
+        blp.arguments(LogQuery, location="query"),
+        blp.response(200, built.log, description="the move log, redacted for the caller", headers=CACHED),
+        *_alt(blp, P401, P404, P422Q, P503, P429_LOG),
+        blp.doc(operationId=f"get{prefix}Log", summary="The move log, redacted for the caller",
+                security=BEARER_OPTIONAL),
+    )
+    def game_log(game_id: str) -> Response:
+        return log.log(game, game_id)
+
+    return blp

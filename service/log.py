@@ -1,0 +1,66 @@
+"""A game's log: the entry each applied move writes, an entry as one viewer sees it, and
+``GET .../log``, the log redacted for the caller (an event stream sends the very same entries).
+
+A stored entry (``service.records``) keeps the move, the move as each viewer sees it where that
+differs (``redacted``, worked out once, when the move is applied) and its events with every
+viewer's part; a read picks one viewer's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response
+
+from engines.core import Event, Move
+from schemas.common import LOG_LIMIT, LOG_LIMIT_MAX
+from service import ratelimit
+from service.errors import ApiError
+from service.records import UnknownSnapshot, dumps, loads_entry
+from service.runtime import Game, runtime
+from service.wire import cache_headers, json_response, query_int
+
+
+def entry(game: Game, seat: int, move: Move, events: tuple[Event, ...], bot: bool, version: int,
+          players: int) -> bytes:
+    """The stored log entry of one applied move: the move, as each viewer sees it where that
+    differs (read off the move's events, ``Engine.shown_move``), and its events with every
+    viewer's part (``entry_for`` shows one viewer's)."""
+    engine = game.engine
+    full = move.to_json()
+    redacted = {}
+    if type(move).shown_by is not None:  # else the move is public as posted: the same for every viewer
+        for viewer in (None, *range(players)):
+            shown = engine.shown_move(move, events, viewer)
+            if shown != full:
+                redacted["spectator" if viewer is None else str(viewer)] = shown
+    return dumps({"format": engine.format, "version": version, "seat": seat, "bot": bot, "move": full,
+                  "redacted": redacted, "events": [e.to_json() for e in events]})
+
+
+def entry_for(game: Game, raw: bytes, seat: int | None) -> dict[str, Any]:
+    """One stored log entry as ``seat`` (None: the spectator) may see it: the same for the log
+    and the stream."""
+    try:
+        e = loads_entry(raw, game.engine)
+    except UnknownSnapshot as exc:
+        raise ApiError(409, "unknown_snapshot_version", f"The stored log cannot be read: {exc}.") from None
+    viewer = "spectator" if seat is None else str(seat)
+    return {"version": e["version"], "seat": e["seat"], "bot": e["bot"],
+            "move": e["redacted"].get(viewer, e["move"]),
+            "events": [Event.from_json(ev).for_viewer(seat) for ev in e["events"]]}
+
+
+def log(game: Game, game_id: str) -> Response:
+    """``GET .../log``: up to ``limit`` entries after ``since``, redacted for the caller."""
+    since = query_int("since", 0, 0, None)
+    limit = query_int("limit", LOG_LIMIT, 1, LOG_LIMIT_MAX)
+    stored = game.load(game_id)
+    seat = game.seat(stored.record, required=False)
+    ratelimit.replaying(min(limit, stored.version - since))  # a request per page of entries (429 over)
+    # Entry of version v is the v-th: those after ``since`` start at index ``since``.
+    raws = runtime().store.log(game_id, since, limit + 1) if since < stored.version else []
+    entries = [entry_for(game, raw, seat) for raw in raws[:limit]]
+    more = len(raws) > limit
+    return json_response({"game_id": game_id, "version": stored.version, "entries": entries,
+                          "next_since": entries[-1]["version"] if more else None}, headers=cache_headers(seat))

@@ -1,0 +1,148 @@
+"""``POST .../moves`` (submit a move) and ``POST .../moves/check`` (would it be accepted now?).
+
+A move body is read once (``service.move_reader``), after the game and the seat: a stranger learns
+nothing from 422s. The checks come in one order, shared by both: the version named, the game still
+running, room in the log, the seat to move; then the engine's rules. A submitted move, and every
+bot move after it (``play_bots``), is written with one compare-and-set; the answer is the mover's
+new view, kept with the Idempotency-Key when one came.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Response, current_app
+from marshmallow import ValidationError
+
+from engines.core import Event, IllegalMove, Move
+from service import log, observability, view
+from service.bots import MAX_BOT_MOVES, RequestBots, seat_level
+from service.errors import ApiError
+from service.move_reader import ReadMove
+from service.records import dumps, fingerprint
+from service.runtime import Game, check_log_room, runtime
+from service.versions import Stored
+from service.wire import cache_headers, etag, idempotency_key, json_body, json_response, replayed, schema_errors
+
+#: A commit that lost the race is tried again (only when the client sent no `version`).
+COMMIT_ATTEMPTS = 3
+
+
+def read_move(game: Game) -> ReadMove:
+    """The request's move body, read once: 400 when it is not JSON, 422 ``validation_error``
+    naming each field when it does not match the game's move schema."""
+    data = json_body()
+    try:
+        return game.moves.read(data)
+    except ValidationError as exc:
+        raise schema_errors(exc) from None
+
+
+def judge(game: Game, stored: Stored, seat: int, read: ReadMove) -> tuple[Move, Any, tuple[Event, ...]]:
+    """The move, the state after it and its events, if ``seat`` may make the move of ``read`` now:
+    409 ``stale_version``/``game_over``/``log_full``/``not_your_turn`` or 422 ``illegal_move``
+    otherwise."""
+    engine = game.engine
+    version = read.body.get("version")
+    if version is not None and version != stored.version:
+        raise ApiError(409, "stale_version", f"The game is at version {stored.version}, not {version}.",
+                       current_version=stored.version)
+    state = stored.state
+    if engine.result(state) is not None:
+        raise ApiError(409, "game_over", "The game has finished.", current_version=stored.version)
+    check_log_room(stored.version, 1)
+    if seat not in engine.to_move(state):
+        raise ApiError(409, "not_your_turn", f"Seat {seat} is not to move.", current_version=stored.version)
+    try:
+        move = read.move()
+        after, events = engine.apply_events(state, seat, move)
+    except IllegalMove as exc:
+        raise ApiError(422, "illegal_move", exc.message, reason=exc.reason) from None
+    return move, after, events
+
+
+def play_bots(game: Game, record: Mapping[str, Any], state: Any, version: int) -> tuple[Any, list[bytes]]:
+    """Let every bot seat that is to move play at its level, until a human is to move or the game
+    ends; all of them within the request's bound (``service.bots.RequestBots``). Returns the state
+    after them and their log entries."""
+    engine = game.engine
+    levels = {i: level for i, s in enumerate(record["seats"]) if (level := seat_level(s)) is not None}
+    if not levels:
+        return state, []
+    request_bots = RequestBots(runtime().bot_policy)
+    entries: list[bytes] = []
+    for _ in range(MAX_BOT_MOVES):
+        if engine.result(state) is not None:
+            break
+        movers = [s for s in engine.to_move(state) if s in levels]
+        if not movers:
+            break
+        seat = movers[0]
+        move = request_bots.choose(engine, state, seat, levels[seat], record["seed"], version + len(entries))
+        after, events = engine.apply_events(state, seat, move)
+        entries.append(log.entry(game, seat, move, events, True, version + len(entries) + 1, record["players"]))
+        state = after
+    if request_bots.fallbacks or request_bots.capped:
+        current_app.logger.info("bots of %s: %d strong moves played greedy (request bound), %d searches capped",
+                                record["game_id"], request_bots.fallbacks, request_bots.capped)
+    return state, entries
+
+
+def check(game: Game, game_id: str) -> Response:
+    """Would the move be accepted now? The same answers as ``submit``, and nothing is written:
+    the applied state is thrown away, so the answer says no more than "legal"."""
+    stored = game.load(game_id)
+    seat = game.seat(stored.record, required=True)
+    assert seat is not None
+    judge(game, stored, seat, read_move(game))
+    return json_response({"legal": True})
+
+
+def submit(game: Game, game_id: str) -> Response:
+    rt = runtime()
+    engine = game.engine
+    key = idempotency_key()
+    idem = None if key is None else f"move:{key}"
+    read: ReadMove | None = None
+    body_print = ""
+    for _ in range(COMMIT_ATTEMPTS):
+        stored = game.load(game_id)
+        record = stored.record
+        seat = game.seat(record, required=True)
+        assert seat is not None
+        if read is None:  # after the game and the seat: a stranger learns nothing from 422s
+            read = read_move(game)
+        if idem is not None:
+            body_print = fingerprint([seat, read.body])
+            kept = rt.store.idempotent(game_id, idem)
+            if kept is not None:
+                first = replayed(kept, body_print)
+                return json_response(first["view"], 200, {"ETag": first["etag"], "Idempotent-Replayed": "true",
+                                                           **cache_headers(seat)})
+        move, after, events = judge(game, stored, seat, read)
+        entries = [log.entry(game, seat, move, events, False, stored.version + 1, record["players"])]
+        after, bot_entries = play_bots(game, record, after, stored.version + 1)
+        entries += bot_entries
+        check_log_room(stored.version, len(entries))
+        new_version = stored.version + len(entries)
+        record = {**record, "state": engine.encode(after)}  # the version read stays as it was
+        answer = view.body(game, record, new_version, after, seat)
+        answer_bytes = dumps(answer)
+        tag = etag(new_version, seat)
+        # The kept answer embeds the view as encoded once: {"fingerprint", "view", "etag"}.
+        idem_value = None if idem is None else (
+            b'{"fingerprint":%s,"view":%s,"etag":%s}' % (dumps(body_print), answer_bytes, dumps(tag)))
+        snapshot = dumps(record)
+        if rt.store.commit(game_id, stored.version, snapshot, entries, rt.game_ttl, idem, idem_value):
+            observability.moves_applied(engine.id, len(entries), answer["status"] == "finished")
+            written = Stored(new_version, snapshot, record, engine, after)  # the next request starts here
+            written.views[seat] = answer_bytes
+            rt.versions.keep(game_id, written)
+            return json_response(answer_bytes, 200, {"ETag": tag, **cache_headers(seat)})
+        if read.body.get("version") is not None:
+            current = rt.store.load(game_id)
+            now = current.version if current else stored.version
+            raise ApiError(409, "stale_version", f"Another move was applied first; the game is at version {now}.",
+                           current_version=now)
+    raise ApiError(409, "stale_version", "The game changed while the move was applied; fetch the view and retry.")

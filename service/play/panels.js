@@ -1,0 +1,148 @@
+// The panels around a game's table, drawn from data: the seat list, the summary of the last hand,
+// the result, the hand, the moves (listed, composed, and the question before a move that would
+// fail), the history and the links for the other people's seats. What a click does comes in as
+// a function; no panel changes anything itself.
+
+import { partsEl } from "./board.js";
+import { cardName } from "./cards.js";
+import { h } from "./dom.js";
+import { backEl, cardEl } from "./faces.js";
+
+/** @typedef {import("./status.js").SeatRow} SeatRow */
+/** @typedef {import("./status.js").Outcome} Outcome */
+/** @typedef {import("./parts.js").Summary} Summary */
+/** @typedef {import("./parts.js").Target} Target */
+/** @typedef {import("./history.js").HistoryLine} HistoryLine */
+/** @typedef {import("./games.js").MoveNote} MoveNote */
+/** @typedef {import("./games.js").Composed} Composed */
+/** @typedef {Record<string, unknown>} Move */
+
+/** @param {SeatRow[]} rows */
+export function seatsEl(rows) {
+  return h("ul", { class: "seats", "aria-label": "Players" }, rows.map((r) => h("li", {
+    class: "seat" + (r.moving ? " moving" : "") + (r.viewer ? " me" : ""), "aria-current": r.moving ? "true" : undefined },
+  h("span", { class: "who" }, r.name),
+  r.count !== null ? backEl(r.count, r.countLabel) : null,
+  r.score !== null ? h("span", { class: "score" }, r.score) : null,
+  r.extra ? h("span", { class: "muted" }, r.extra) : null,
+  r.moving ? h("span", { class: "badge" }, "to move") : null)));
+}
+
+/** The last hand's (deal's, round's, section's) summary; `onContinue` hides it. @param {Summary} s @param {(() => void) | null} onContinue */
+export function summaryEl(s, onContinue) {
+  return h("section", { class: "summary panel", "data-summary": s.key, "aria-labelledby": "summary-title" },
+    h("h3", { id: "summary-title" }, s.title), partsEl(s.parts, { target: null, pick: null }, false),
+    onContinue ? h("button", { type: "button", "data-key": "dismiss", onclick: onContinue }, "Continue") : null);
+}
+
+/** @param {Outcome} o @param {string} game */
+export function resultEl(o, game) {
+  return h("section", { class: "result panel", "data-result": o.status, "aria-labelledby": "result-title" },
+    h("h3", { id: "result-title" }, o.headline),
+    o.winners ? h("p", null, `Winners: ${o.winners}`) : null,
+    o.losers ? h("p", null, `Losers: ${o.losers}`) : null,
+    o.ending ? h("p", { class: "muted" }, `How it ended: ${o.ending}`) : null,
+    o.scores.length ? h("table", { class: "scores" }, h("tbody", null, o.scores.map((s) => h("tr", null,
+      h("td", null, s.name), h("td", { class: "num" }, String(s.score)))))) : null,
+    h("p", null, h("a", { href: `#new=${encodeURIComponent(game)}` }, "Play again"), " \u00b7 ", h("a", { href: "#" }, "Lobby")));
+}
+
+/**
+ * The viewer's hand, sorted as held; each card a button that selects it (in order) on his turn.
+ * @param {{code: string, index: number}[]} sorted @param {number[]} selected indices into the view's hand
+ * @param {boolean} selectable @param {(index: number) => void} toggle @param {() => void} clear
+ */
+export function handEl(sorted, selected, selectable, toggle, clear) {
+  const cards = sorted.map(({ code, index }) => {
+    const order = selected.indexOf(index);
+    const el = cardEl(code, { button: true, label: cardName(code) + (order >= 0 ? `, selected ${order + 1}` : "") });
+    el.dataset.key = `hand-${index}`;
+    el.dataset.index = String(index);
+    el.setAttribute("aria-pressed", order >= 0 ? "true" : "false");
+    if (order >= 0) { el.classList.add("selected"); el.dataset.order = String(order + 1); }
+    if (!selectable) el.setAttribute("aria-disabled", "true");
+    el.addEventListener("click", () => toggle(index));
+    return el;
+  });
+  return h("section", { class: "hand", "aria-labelledby": "hand-title" },
+    h("h3", { id: "hand-title" }, `Your hand (${sorted.length})`, selectable && selected.length
+      ? h("button", { type: "button", class: "link", "data-key": "clear", onclick: clear }, "clear selection") : null),
+    h("div", { class: "cards fan" }, cards));
+}
+
+/**
+ * @typedef {{
+ *   arranged: import("./moves.js").ArrangedMoves<Move>,
+ *   label: (move: Move) => string,
+ *   note: (move: Move) => MoveNote | null,
+ *   selecting: boolean,
+ *   asking: {move: Move, question: string, yes: string} | null,
+ *   composer: {hint: string, groups: string[][], target: Target | null, canGroup: boolean, composed: Composed[]} | null,
+ *   message: string,
+ * }} MovesPanel what the moves panel shows: the listed moves in order, the question waiting for an
+ *   answer, and the composer (null for a game whose moves are all listed)
+ * @typedef {{
+ *   send: (move: Move) => void, ask: (move: Move, confirm: {question: string, yes: string}) => void,
+ *   confirm: () => void, cancel: () => void, group: () => void, ungroup: (index: number) => void,
+ *   unaim: () => void, sendComposed: (move: Move) => void,
+ * }} MovesActions
+ */
+
+/** @param {MovesPanel} p @param {MovesActions} on */
+export function movesEl(p, on) {
+  /** @param {Move} m */
+  const button = (m) => {
+    const note = p.note(m);
+    const confirm = note && note.confirm;
+    return h("button", { type: "button", class: "move" + (note ? ` ${note.tone}` : ""), "data-move": JSON.stringify(m),
+      "data-key": `move-${JSON.stringify(m)}`, "data-outlook": note ? note.tone : undefined,
+      onclick: () => (confirm ? on.ask(m, confirm) : on.send(m)) },
+    p.label(m), note ? h("span", { class: "note" }, note.text) : null);
+  };
+  const { plain, shown, more } = p.arranged;
+  const asking = p.asking;
+  const c = p.composer;
+  return h("section", { class: "moves", "aria-labelledby": "moves-title" },
+    h("h3", { id: "moves-title" }, "Your move"),
+    plain.length ? h("div", { class: "plain" }, plain.map(button)) : null,
+    shown.length ? h("div", { class: "list" }, p.selecting ? h("p", { class: "muted" }, "Moves with the selected cards:") : null, shown.map(button)) : null,
+    more.length ? h("details", { class: "more" }, h("summary", null, `More moves (${more.length})`), h("div", { class: "list" }, more.map(button))) : null,
+    asking ? h("div", { class: "confirm", role: "alertdialog", "aria-labelledby": "confirm-question", "data-confirm": JSON.stringify(asking.move) },
+      h("p", { id: "confirm-question" }, asking.question),
+      h("div", { class: "plain" },
+        h("button", { type: "button", class: "danger", "data-action": "confirm", "data-key": "confirm", onclick: on.confirm }, asking.yes),
+        h("button", { type: "button", "data-action": "cancel", "data-key": "cancel", onclick: on.cancel }, "Cancel"))) : null,
+    c ? h("div", { class: "compose", "aria-labelledby": "compose-title" },
+      h("h4", { id: "compose-title" }, "Compose a move"),
+      h("p", { class: "muted" }, c.hint),
+      c.groups.length ? h("div", { class: "groups" }, c.groups.map((g, i) => h("span", { class: "group" },
+        g.map((code) => cardEl(code, { small: true })),
+        h("button", { type: "button", class: "link", "aria-label": `remove group ${i + 1}`, onclick: () => on.ungroup(i) }, "\u00d7")))) : null,
+      c.target ? h("p", null, "Aiming at: ", h("b", null, c.target.label), " ",
+        h("button", { type: "button", class: "link", onclick: on.unaim }, "cancel")) : null,
+      h("div", { class: "plain" },
+        c.canGroup ? h("button", { type: "button", "data-action": "group", "data-key": "group", onclick: on.group }, "Make a meld of the selected") : null,
+        c.composed.map((x) => h("button", { type: "button", class: "primary", "data-compose": String(x.move.type), "data-key": `compose-${x.label}`,
+          onclick: () => on.sendComposed(x.move) }, x.label)))) : null,
+    h("p", { class: "message", role: "status", "data-message": true }, p.message));
+}
+
+/** The history list's items, newest first. @param {readonly HistoryLine[]} lines */
+export function historyItems(lines) {
+  return lines.slice(-200).reverse().map((line) => h("li", null,
+    h("span", { class: "muted" }, `#${line.version} `), h("span", { class: "who" }, line.who), " ", line.move,
+    line.events.length ? h("ul", null, line.events.map((e) => h("li", null, e))) : null));
+}
+
+/**
+ * The links that play the other people's seats. @param {{name: string, seat: number, href: string}[]} links
+ * @param {(href: string) => void} copy
+ */
+export function seatLinksEl(links, copy) {
+  return h("section", { class: "links panel", "aria-labelledby": "links-title" },
+    h("h3", { id: "links-title" }, "Seats for people"),
+    h("p", null, "Whoever has a link plays that seat: send each to its player only. The seat's key is in the part after #, which the browser never sends to the server."),
+    h("ul", null, links.map((l) => h("li", null,
+      h("a", { href: l.href, "data-seat-link": l.seat, target: "_blank", rel: "noopener" }, `Link for ${l.name}`),
+      " ", h("button", { type: "button", class: "link", onclick: () => copy(l.href) }, "copy")))));
+}

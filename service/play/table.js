@@ -1,0 +1,331 @@
+// One seat's table: the view and the log from the server, kept up to date live, the selected cards
+// and the composer, and the moves sent. A move's answer is the new view with its ETag, so the page
+// never fetches the view for its own move; it fetches it only when the log tells of a move its view
+// does not hold. Drawing is the panels' (panels.js) and the game's board (board.js).
+
+import { ApiError, json, newKey, problemText, raw, tagged, viewPath } from "./api.js";
+import { boardEl } from "./board.js";
+import { sortedHand } from "./cards.js";
+import { announce, h, replace } from "./dom.js";
+import { gameOf } from "./games.js";
+import { entryLines, newEntries } from "./history.js";
+import { live } from "./live.js";
+import { arrangeMoves } from "./moves.js";
+import { handEl, historyItems, movesEl, resultEl, seatLinksEl, seatsEl, summaryEl } from "./panels.js";
+import { myTurn, outcome, seatName, seatRows, turnAnnouncement, turnKey, turnText } from "./status.js";
+import { compareViews, viewBehind } from "./sync.js";
+
+/** @typedef {import("./types.js").View} View */
+/** @typedef {import("./types.js").LogEntry} LogEntry */
+/** @typedef {import("./types.js").Created} Created */
+/** @typedef {import("./parts.js").Target} Target */
+/** @typedef {import("./history.js").HistoryLine} HistoryLine */
+/** @typedef {Record<string, unknown>} Move */
+
+/** Pages of the log read at most in one go (each up to the server's page size). */
+const LOG_PAGES = 50;
+
+export class TableController {
+  /**
+   * @param {{main: HTMLElement, game: string, id: string, token: string | null, title: string}} where
+   *   the page's main element, the game's id, the table's id, the seat's token and the game's title
+   */
+  constructor({ main, game, id, token, title }) {
+    this.main = main;
+    this.gameId = game;
+    this.id = id;
+    this.token = token;
+    this.title = title;
+    this.game = gameOf(game);
+    this.path = viewPath(game, id);
+    /** @type {View | null} */
+    this.view = null;
+    /** @type {string | null} the shown view's ETag */
+    this.etag = null;
+    /** @type {number[]} indices into the view's hand, in the order selected */
+    this.sel = [];
+    /** @type {string[][]} */
+    this.groups = [];
+    /** @type {Target | null} */
+    this.target = null;
+    /** @type {{move: Move, question: string, yes: string} | null} a listed move waiting for "yes" */
+    this.asking = null;
+    /** the version of the last log entry in the history */
+    this.logVersion = 0;
+    /** @type {HistoryLine[]} */
+    this.history = [];
+    this.message = "";
+    /** @type {string | null} the summary the player closed */
+    this.dismissed = null;
+    this.lastTurn = "";
+    /** a move is on its way: what the log tells meanwhile waits for its answer */
+    this.sending = false;
+    /** the server has no stream: the page polls the view and reads the log itself */
+    this.polling = false;
+    /** @type {Promise<void> | null} the view's fetch under way */
+    this.fetching = null;
+    this.fetchAgain = false;
+    this.abort = new AbortController();
+    /** the bots' seats, as this tab created the game (another's page names no bots) */
+    this.bots = new Set((this.storedSeats() || []).filter((s) => s.bot).map((s) => s.seat));
+    /** @type {import("./panels.js").MovesActions} */
+    this.actions = {
+      send: (m) => { void this.send(m); },
+      ask: (m, confirm) => this.ask(m, confirm),
+      confirm: () => { const a = this.asking; this.asking = null; if (a) void this.send(a.move); },
+      cancel: () => { this.asking = null; this.draw(); },
+      group: () => { this.groups.push(this.selected()); this.sel = []; this.draw(); },
+      ungroup: (i) => { this.groups.splice(i, 1); this.draw(); },
+      unaim: () => { this.target = null; this.draw(); },
+      sendComposed: (m) => { void this.checkAndSend(m); },
+    };
+  }
+
+  stop() { this.abort.abort(); }
+
+  async start() {
+    await this.fetchView();
+    await this.readLog();
+    this.catchUp();
+    void live({
+      game: this.gameId, id: this.id, token: this.token, signal: this.abort.signal,
+      logVersion: () => this.logVersion,
+      etag: () => this.etag,
+      onEntries: (entries) => { this.addEntries(entries); if (!this.sending) this.catchUp(); },
+      onView: (view, etag) => { this.setView(view, etag); this.readLog().catch((err) => this.lost(err)); },
+      onPolling: () => { this.polling = true; this.readLog().catch((err) => this.lost(err)); },
+    });
+  }
+
+  /** A background request failed (the game expired, the server went away): say so, keep the table. @param {unknown} err */
+  lost(err) {
+    if (this.abort.signal.aborted) return;
+    this.message = `Could not update the table: ${problemText(err)}`;
+    this.draw();
+  }
+
+  /** @param {number | null | undefined} seat */
+  seatName = (seat) => seatName(seat, this.view ? this.view.seat : null, this.bots);
+
+  /** The seats as the game's creation answered them, kept by this browser tab. @returns {Created["seats"] | null} */
+  storedSeats() {
+    try { return JSON.parse(sessionStorage.getItem(`cardtable:seats:${this.id}`) || "null"); } catch { return null; }
+  }
+
+  // --- the server's view and log ------------------------------------------------------------------
+
+  /** Fetch the view when the log holds a move it does not (another seat's, or a bot's after it). */
+  catchUp() {
+    if (viewBehind(this.logVersion, this.view)) this.refresh().catch((err) => this.lost(err));
+  }
+
+  /** Fetch the view once at a time: a call while a fetch is under way asks for one more after it. */
+  refresh() {
+    if (this.fetching) { this.fetchAgain = true; return this.fetching; }
+    this.fetching = (async () => {
+      try {
+        do { this.fetchAgain = false; await this.fetchView(); } while (this.fetchAgain && !this.abort.signal.aborted);
+      } finally { this.fetching = null; }
+    })();
+    return this.fetching;
+  }
+
+  async fetchView() {
+    const res = await raw(this.path, { token: this.token, signal: this.abort.signal,
+      headers: this.etag ? { "If-None-Match": this.etag } : {} });
+    if (res.status === 304) return;
+    const body = await res.json();
+    if (!res.ok) throw new ApiError(res.status, body);
+    this.setView(body, res.headers.get("ETag"));
+  }
+
+  async readLog() {
+    let since = this.logVersion;
+    for (let page = 0; page < LOG_PAGES; page++) {
+      /** @type {{entries: LogEntry[], next_since: number | null}} */
+      const log = await json(`${this.path}/log?since=${since}`, { token: this.token, signal: this.abort.signal });
+      this.addEntries(log.entries);
+      if (log.next_since === null || log.next_since === undefined) break;
+      since = log.next_since;
+    }
+  }
+
+  /** @param {LogEntry[]} entries */
+  addEntries(entries) {
+    const fresh = newEntries(entries, this.logVersion);
+    if (!fresh.length) return;
+    this.logVersion = fresh[fresh.length - 1].version;
+    this.history.push(...fresh.map((e) => entryLines(e, this.seatName, this.game)));
+    this.drawHistory();
+  }
+
+  /** Show a view that arrived, unless the one shown is as new. @param {View} view @param {string | null} etag */
+  setView(view, etag) {
+    const order = compareViews(this.view, view);
+    if (order === "older") return;
+    if (order === "same") { this.etag = etag || this.etag; return; }
+    if (this.view) { this.sel = []; this.groups = []; this.target = null; this.asking = null; }
+    this.view = view;
+    this.etag = etag;
+    const turn = turnKey(view);
+    if (turn !== this.lastTurn) {
+      this.lastTurn = turn;
+      announce(turnAnnouncement(view, this.seatName));
+    }
+    this.draw();
+  }
+
+  // --- the player's hands on the table --------------------------------------------------------------
+
+  /** The selected cards' codes, in selection order. */
+  selected() {
+    const hand = (this.view && this.view.state.hand) || [];
+    return this.sel.map((i) => hand[i]).filter((c) => c !== undefined);
+  }
+
+  /** @param {number} index */
+  toggle(index) {
+    if (!this.view || !myTurn(this.view)) return;
+    const at = this.sel.indexOf(index);
+    if (at >= 0) this.sel.splice(at, 1); else this.sel.push(index);
+    this.message = "";
+    this.draw();
+  }
+
+  /** @param {Target} t */
+  pick(t) {
+    this.target = this.target && this.target.key === t.key ? null : t;
+    this.message = "";
+    this.draw();
+  }
+
+  /** Check a composed move, then send it when legal; a refusal is shown in words. @param {Move} move */
+  async checkAndSend(move) {
+    if (!this.view || this.sending) return;
+    try {
+      await json(`${this.path}/moves/check`, { method: "POST", token: this.token, body: { version: this.view.version, move } });
+    } catch (err) {
+      this.message = `Not allowed: ${problemText(err)}`;
+      this.draw();
+      announce(this.message);
+      return;
+    }
+    await this.send(move);
+  }
+
+  /**
+   * A listed move the view says will go badly: show the question, with focus on "yes", before sending it.
+   * @param {Move} move @param {{question: string, yes: string}} confirm
+   */
+  ask(move, confirm) {
+    if (!this.view || this.sending) return;
+    this.asking = { move, ...confirm };
+    this.draw();
+    const yes = this.main.querySelector('[data-action="confirm"]');
+    if (yes instanceof HTMLElement) yes.focus();
+    announce(confirm.question);
+  }
+
+  /** Send a move; its answer is the new view. @param {Move} move */
+  async send(move) {
+    if (!this.view || this.sending) return;
+    this.sending = true;
+    this.main.setAttribute("aria-busy", "true");
+    try {
+      /** @type {{body: View, etag: string | null}} */
+      const answer = await tagged(`${this.path}/moves`, { method: "POST", token: this.token,
+        body: { version: this.view.version, move }, headers: { "Idempotency-Key": newKey() } });
+      this.message = "";
+      this.setView(answer.body, answer.etag);
+      // the stream brings the move's log entries; without one, the page reads them
+      if (this.polling) this.readLog().catch((err) => this.lost(err));
+    } catch (err) {
+      this.message = err instanceof ApiError && err.problem.code === "stale_version"
+        ? "The table changed before your move arrived; look again." : `Refused: ${problemText(err)}`;
+      await this.refresh().catch(() => undefined);
+      this.draw();
+      announce(this.message);
+    } finally {
+      this.sending = false;
+      this.main.removeAttribute("aria-busy");
+      this.catchUp();
+    }
+  }
+
+  // --- drawing ------------------------------------------------------------------------------------
+
+  draw() {
+    const v = this.view;
+    if (!v) return;
+    const focusKey = document.activeElement instanceof HTMLElement ? document.activeElement.dataset.key : undefined;
+    const name = this.seatName;
+    const turn = myTurn(v);
+    document.title = `cardtable: ${this.title}${turn ? " \u2014 your turn" : ""}`;
+    const aim = { target: this.target, pick: turn ? (/** @type {Target} */ t) => this.pick(t) : null };
+    const summary = this.game.summary(v, name);
+    const result = outcome(v, name);
+    const moves = turn ? this.movesPanel(v) : null;
+    const root = h("section", { class: "table", "data-table": true, "data-version": v.version, "data-status": v.status,
+      "data-seat": v.seat === null ? "" : v.seat, "data-game": this.gameId, "aria-label": `${this.title} table` },
+      h("header", { class: "tablehead" },
+        h("h2", null, this.title, v.provisional ? h("span", { class: "badge warn" }, "provisional") : null),
+        h("p", { class: "turn" }, turnText(v, name)),
+        !moves && this.message ? h("p", { class: "message", role: "status", "data-message": true }, this.message) : null,
+        h("p", { class: "links" }, h("a", { href: `#rules=${encodeURIComponent(this.gameId)}`, target: "_blank" }, "Rules"),
+          " \u00b7 ", h("a", { href: "#" }, "Lobby"), " \u00b7 ", h("span", { class: "muted" }, `move ${v.version}`))),
+      seatsEl(seatRows(v, this.game.seats(v), name)),
+      summary && summary.key !== this.dismissed
+        ? summaryEl(summary, v.status === "active" ? () => { this.dismissed = summary.key; this.draw(); } : null) : null,
+      result ? resultEl(result, this.gameId) : null,
+      boardEl(this.game.table(v, { name, aim: turn }), aim),
+      this.handPanel(v, turn),
+      moves,
+      this.seatLinks(v),
+      h("section", { class: "history", "aria-labelledby": "history-title" }, h("h3", { id: "history-title" }, "History"),
+        h("ul", { id: "history", "aria-live": "off" })));
+    replace(this.main, root);
+    this.drawHistory();
+    if (focusKey) {
+      const again = this.main.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
+      if (again instanceof HTMLElement) again.focus({ preventScroll: true });
+    }
+  }
+
+  drawHistory() {
+    const list = document.getElementById("history");
+    if (list) replace(list, ...historyItems(this.history));
+  }
+
+  /** @param {View} v @param {boolean} turn */
+  handPanel(v, turn) {
+    const hand = v.state.hand;
+    if (!hand) return h("p", { class: "muted" }, "You are watching: no seat token in this page's link.");
+    return handEl(sortedHand(hand), this.sel, turn, (i) => this.toggle(i), () => { this.sel = []; this.groups = []; this.target = null; this.draw(); });
+  }
+
+  /** @param {View} v */
+  movesPanel(v) {
+    const selected = this.selected();
+    const moves = /** @type {Move[]} */ (v.legal_moves);
+    const composes = moves.some((m) => this.game.composite.includes(String(m.type)));
+    return movesEl({
+      arranged: arrangeMoves(moves, selected),
+      label: (m) => this.game.moveText(m, this.seatName),
+      note: (m) => this.game.note(v, m),
+      selecting: selected.length > 0,
+      asking: this.asking,
+      composer: composes ? { hint: this.game.hint, groups: this.groups, target: this.target,
+        canGroup: this.game.groups && selected.length > 0, composed: this.game.compose(v, selected, this.groups, this.target) } : null,
+      message: this.message,
+    }, this.actions);
+  }
+
+  /** @param {View} v */
+  seatLinks(v) {
+    const others = (this.storedSeats() || []).filter((s) => !s.bot && s.token && s.seat !== v.seat);
+    if (!others.length) return null;
+    const base = `${location.origin}/play/#game=${encodeURIComponent(this.id)}&g=${encodeURIComponent(this.gameId)}`;
+    return seatLinksEl(others.map((s) => ({ name: this.seatName(s.seat), seat: s.seat, href: `${base}&token=${encodeURIComponent(s.token || "")}` })),
+      (href) => { void navigator.clipboard?.writeText(href); this.message = "Link copied."; this.draw(); });
+  }
+}

@@ -1,0 +1,123 @@
+"""What every handler shares: the app's ``Runtime`` (its store and limits) and one game's ``Game``.
+
+A ``Game`` is a hosted game as the handlers see it: its engine, its wire schemas, the reader of
+its move bodies; it loads a stored game (``service.versions.Stored``: each version read, decoded
+and viewed once per worker) and finds the caller's seat. The handlers live one job to a module:
+``service.create``, ``service.view``, ``service.moves`` (submit and check), ``service.log`` and
+``service.stream``; ``service.blueprint`` routes and documents them. Nothing here knows any
+game's rules or names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import current_app, request
+
+from engines.core import Engine
+from schemas.common import BuiltSchemas
+from service import auth, ratelimit
+from service.bots import BotPolicy
+from service.errors import ApiError
+from service.move_reader import MoveReader
+from service.records import UnknownSnapshot, loads_record
+from service.store import Store
+from service.versions import Stored, Versions
+
+GAME_ID_MAX = 64
+#: Entries one event stream sends at most (CARDTABLE_STREAM_MAX_ENTRIES); then it closes and the
+#: client reconnects with Last-Event-ID, so that no request replays a long game's whole log.
+STREAM_MAX_ENTRIES = 2000
+#: Log entries one game may hold (CARDTABLE_MAX_LOG_ENTRIES): a move that would go past it is
+#: refused with 409 ``log_full``. Far above any game people play (a Kanaster match of greedy bots
+#: takes up to ~10,000 moves, a round of random Siebenschläfer play up to ~39,000); it bounds what
+#: one game keeps in the store (about 250 bytes an entry).
+MAX_LOG_ENTRIES = 100_000
+
+
+@dataclass
+class Runtime:
+    """What the handlers share, kept in ``app.extensions["cardtable"]``."""
+
+    store: Store
+    allow_fixed_deals: bool
+    game_ttl: int
+    bot_policy: BotPolicy = BotPolicy()  # CARDTABLE_BOT_BUDGET_MS, CARDTABLE_BOT_REQUEST_SECONDS
+    stream_keepalive: float = 15.0  # seconds between keep-alive comments of a stream
+    stream_max_seconds: float = 3600.0  # a stream closes then; the client reconnects with Last-Event-ID
+    stream_max_entries: int = STREAM_MAX_ENTRIES  # ... or once it has sent this many entries
+    max_log_entries: int = MAX_LOG_ENTRIES  # a game's log holds at most this many entries
+    long_poll_max_seconds: float = 30.0  # a long poll answers 304 by then at the latest, whatever it asked
+    versions: Versions = field(default_factory=Versions)  # the game versions this worker has just used
+
+
+def runtime() -> Runtime:
+    rt: Runtime = current_app.extensions["cardtable"]
+    return rt
+
+
+def not_found() -> ApiError:
+    return ApiError(404, "game_not_found", "No such game (it may have expired).")
+
+
+def check_log_room(version: int, added: int) -> None:
+    """409 ``log_full`` when ``added`` more entries would take a game at ``version`` past the log
+    cap (``Runtime.max_log_entries``); nothing is written."""
+    cap = runtime().max_log_entries
+    if version + added > cap:
+        raise ApiError(409, "log_full", f"The game's log holds its maximum of {cap} moves; it takes no more.",
+                       current_version=version)
+
+
+class Game:
+    """One hosted game as every handler sees it: engine, wire schemas, move reader."""
+
+    def __init__(self, engine: Engine, built: BuiltSchemas) -> None:
+        self.engine = engine
+        self.built = built
+        self.create_request = built.create_request()
+        self.moves = MoveReader(engine, built)
+
+    def load(self, game_id: str) -> Stored:
+        """The stored game ``game_id`` of this game (as kept, when this worker has just used the
+        very same version): 404 ``game_not_found`` when there is none (or it is another game's),
+        409 ``unknown_snapshot_version`` when it cannot be read. Its record is never changed."""
+        if len(game_id) > GAME_ID_MAX:
+            raise not_found()
+        rt = runtime()
+        loaded = rt.store.load(game_id)
+        if loaded is None:
+            raise not_found()
+        kept = rt.versions.get(game_id, loaded.version, loaded.snapshot, self.engine)
+        if kept is not None:
+            return kept
+        try:
+            record = loads_record(loaded.snapshot, self.engine)
+        except UnknownSnapshot as exc:
+            raise ApiError(409, "unknown_snapshot_version", f"The stored game cannot be read: {exc}.") from None
+        if record["game"] != self.engine.id:
+            raise not_found()
+        stored = Stored(loaded.version, loaded.snapshot, record, self.engine)
+        rt.versions.keep(game_id, stored)
+        return stored
+
+    @staticmethod
+    def seat(record: Mapping[str, Any], required: bool) -> int | None:
+        """The caller's seat by its bearer token; None for a spectator (no token) unless
+        ``required``; 401 ``unauthorized`` for a token that is no seat of this game. A seat found
+        is counted by the rate limit for that seat, a refused token for the caller's address."""
+        token = auth.bearer(request.headers.get("Authorization"))
+        if token is None:
+            if required:
+                raise ApiError(401, "unauthorized", "This request needs a seat token: Authorization: Bearer <token>.",
+                               {"WWW-Authenticate": "Bearer"})
+            return None
+        seat = auth.seat_of(token, [s["hash"] for s in record["seats"]]) if token else None
+        if seat is None:
+            ratelimit.seat_refused()  # counted for the address: a made-up token earns no count of its own
+            raise ApiError(401, "unauthorized", "The seat token is not valid for this game.",
+                           {"WWW-Authenticate": "Bearer"})
+        ratelimit.seat_verified(token)
+        return seat

@@ -1,0 +1,91 @@
+"""What a worker keeps of the game versions it has just read or written: each one's record, its
+decoded state and the views it rendered, so that the work is done once per version.
+
+A version is kept under its game id and number and used again only for the very same stored bytes
+(a game that expired and was created again under its id has other bytes), so nothing kept is ever
+out of date: a new move is a new version. A move's answer keeps the version it wrote, with the
+state it computed and the mover's view, so that the next request of the game (the next player's
+move, a view) starts from there instead of decoding again. The number of versions kept is bounded
+(the least recently used go first); a record kept is never changed (a move writes a new one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engines.core import Engine
+
+#: Versions kept per worker (every game together): the games moved in about the last second of a
+#: busy worker. A version kept takes 5-30 KiB (its decoded state most), so a worker keeps at most
+#: some 15 MiB.
+KEPT = 512
+
+
+class Stored:
+    """One version of a game as the store holds it: its number, its stored bytes, its record
+    (``service.records``), its state (decoded on first use, once) and the views rendered of it.
+    Once the state is decoded the record lets its encoded ``state`` go (a new dict: a record
+    handed out is never changed)."""
+
+    __slots__ = ("version", "snapshot", "record", "engine", "_state", "views")
+
+    def __init__(self, version: int, snapshot: bytes, record: dict[str, Any], engine: Engine,
+                 state: Any = None) -> None:
+        self.version = version
+        self.snapshot = snapshot
+        self.engine = engine
+        self._state = state
+        self.record = record if state is None else {**record, "state": None}
+        self.views: dict[int | None, bytes] = {}  # seat (None: the spectator) -> the encoded view
+
+    @property
+    def state(self) -> Any:
+        if self._state is None:
+            self._state = self.engine.decode(self.record["state"])
+            self.record = {**self.record, "state": None}  # kept decoded, not twice
+        return self._state
+
+    def view(self, seat: int | None, render: Callable[[], bytes]) -> bytes:
+        """The encoded view of ``seat``: rendered once."""
+        kept = self.views.get(seat)
+        if kept is None:
+            kept = self.views[seat] = render()
+        return kept
+
+
+class Versions:
+    """The versions one worker keeps, at most ``size``, the least recently used dropped first."""
+
+    def __init__(self, size: int = KEPT) -> None:
+        self.size = size
+        self._kept: dict[tuple[str, int], Stored] = {}  # in order of last use
+
+    def get(self, game_id: str, version: int, snapshot: bytes, engine: Engine) -> Stored | None:
+        """The version kept for exactly these stored bytes, else None."""
+        key = (game_id, version)
+        stored = self._kept.pop(key, None)
+        if stored is None:
+            return None
+        if stored.snapshot != snapshot or stored.engine is not engine:
+            return None  # other bytes under this id and number: forgotten
+        self._kept[key] = stored  # the most recently used now
+        return stored
+
+    def keep(self, game_id: str, stored: Stored) -> None:
+        if self.size <= 0:
+            return
+        key = (game_id, stored.version)
+        self._kept.pop(key, None)
+        self._kept[key] = stored
+        while len(self._kept) > self.size:
+            try:
+                self._kept.pop(next(iter(self._kept)))
+            except (KeyError, RuntimeError, StopIteration):  # another thread changed it meanwhile
+                break
+
+    def clear(self) -> None:
+        self._kept.clear()
+
+    def __len__(self) -> int:
+        return len(self._kept)

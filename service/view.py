@@ -1,0 +1,80 @@
+"""``GET .../games/<id>``: a seat's view (with its token) or the spectator's, with its ETag; a 304
+when If-None-Match names it, and long polling with ``?wait=``: the answer comes as soon as the
+version moves on (or a 304 once the wait is over)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Response
+
+from service import slots
+from service.records import dumps
+from service.runtime import Game, runtime
+from service.wire import cache_headers, etag, json_response, matches, query_int
+
+#: ``?wait=`` of a long poll: at most this many seconds.
+LONG_POLL_MAX = 30
+
+
+def body(game: Game, record: Mapping[str, Any], version: int, state: Any, seat: int | None) -> dict[str, Any]:
+    """The view of ``state`` at ``version`` for ``seat`` (None: the spectator): the game's facts,
+    the engine's view, and the seat's legal moves when it is to move."""
+    engine = game.engine
+    result = engine.result(state)
+    to_move = engine.to_move(state)
+    # Only a seat to move in a running game has moves: the engine lists () for any other.
+    legal = [m.to_json() for m in engine.legal_moves(state, seat)] if result is None and seat in to_move else []
+    return {
+        "game_id": record["game_id"],
+        "game": engine.id,
+        "version": version,
+        "status": "finished" if result is not None else "active",
+        "players": record["players"],
+        "seat": seat,
+        "to_move": list(to_move),
+        "state": engine.view(state, seat),
+        "legal_moves": legal,
+        "result": None if result is None else result.to_json(),
+        "provisional": engine.provisional,
+    }
+
+
+def view(game: Game, game_id: str) -> Response:
+    wait = query_int("wait", 0, 0, LONG_POLL_MAX)
+    stored = game.load(game_id)
+    seat = game.seat(stored.record, required=False)
+    tag = etag(stored.version, seat)
+    if matches(tag):
+        if not (wait and long_poll(game_id, stored.version, min(wait, runtime().long_poll_max_seconds))):
+            response = Response(status=304)
+            response.headers.update({"ETag": tag, **cache_headers(seat)})
+            return response
+        stored = game.load(game_id)
+        tag = etag(stored.version, seat)
+    rendered = stored.view(seat, lambda: dumps(body(game, stored.record, stored.version, stored.state, seat)))
+    return json_response(rendered, 200, {"ETag": tag, **cache_headers(seat)})
+
+
+def long_poll(game_id: str, seen: int, wait: float) -> bool:
+    """``changed``, holding a stream slot of the caller while it waits (429 ``too_many_streams``)."""
+    with slots.long_poll(wait):
+        return changed(game_id, seen, wait)
+
+
+def changed(game_id: str, seen: int, wait: float) -> bool:
+    """Long polling: whether the game's version moved on from ``seen`` within ``wait`` seconds
+    (only the stored version is read while waiting; the caller reads the game once after)."""
+    deadline = time.monotonic() + wait
+    store = runtime().store
+    with store.hub.subscribe(game_id) as bell:
+        while True:
+            loaded = store.load(game_id)  # after subscribing: no version slips between
+            if loaded is None or loaded.version != seen:
+                return True
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            bell.wait(left)

@@ -1,0 +1,129 @@
+"""The HTTP side of the game handlers: bodies, query parameters and headers read and checked
+(422 ``validation_error`` naming what is wrong), JSON answers, ETags, cache headers and the
+replay of an answer kept under an Idempotency-Key."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Response, request
+from marshmallow import Schema, ValidationError
+from werkzeug.exceptions import HTTPException
+
+from service.errors import ApiError
+from service.records import dumps, loads
+
+IDEMPOTENCY_KEY_MAX = 200
+
+
+def json_response(body: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:
+    """``body`` as compact JSON (already encoded when it is bytes), with ``headers``."""
+    response = Response(body if isinstance(body, bytes) else dumps(body), status=status, mimetype="application/json")
+    if headers:
+        response.headers.extend(headers)  # none of them is set yet: added, not looked up and replaced
+    return response
+
+
+def etag(version: int, seat: int | None) -> str:
+    """The ETag of a view: it names the game's version and the viewer (``s`` = spectator)."""
+    return f'"{version}.{"s" if seat is None else seat}"'
+
+
+def cache_headers(seat: int | None) -> dict[str, str]:
+    """How caches may keep a view or a log: a seat's only in the caller's own cache (it shows the
+    seat's hidden cards), the spectator's in any cache; both revalidated every time (the ETag
+    makes that a 304). One URL answers each seat differently, so caches key on Authorization."""
+    return {"Cache-Control": "public, no-cache" if seat is None else "private, no-cache", "Vary": "Authorization"}
+
+
+def matches(tag: str) -> bool:
+    """The request's If-None-Match names ``tag`` (weakly or strongly)."""
+    if "HTTP_IF_NONE_MATCH" not in request.environ:  # most requests: nothing to parse
+        return False
+    return tag in request.if_none_match or request.if_none_match.contains_weak(tag.strip('"'))
+
+
+def nested_errors(flat: Mapping[str, str]) -> dict[str, Any]:
+    """``{"options.x": "msg"}`` -> ``{"options": {"x": ["msg"]}}``, the shape of schema errors."""
+    out: dict[str, Any] = {}
+    for key, msg in flat.items():
+        node = out
+        *path, last = key.split(".")
+        for part in path:
+            node = node.setdefault(part, {})
+        node.setdefault(last, []).append(msg)
+    return out
+
+
+def idempotency_key() -> str | None:
+    """The request's Idempotency-Key header, checked; None when absent."""
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not (0 < len(key) <= IDEMPOTENCY_KEY_MAX and key.isascii() and key.isprintable()):
+        raise ApiError(422, "validation_error", "Idempotency-Key must be 1-200 printable ASCII characters.",
+                       errors={"Idempotency-Key": ["must be 1-200 printable ASCII characters"]})
+    return key
+
+
+def replayed(stored: bytes, body_print: str) -> dict[str, Any]:
+    """The first answer kept under an Idempotency-Key, if this request is the same one;
+    422 ``idempotency_conflict`` when the key came with another body (or seat)."""
+    first: dict[str, Any] = loads(stored)
+    if first["fingerprint"] != body_print:
+        raise ApiError(422, "idempotency_conflict", "This Idempotency-Key was used with a different request.")
+    return first
+
+
+def query_int(name: str, default: int, minimum: int, maximum: int | None) -> int:
+    """An integer query parameter, checked: 422 ``validation_error`` naming it when it is not one."""
+    given = request.args.getlist(name) if request.environ.get("QUERY_STRING") else None
+    if not given:
+        return default
+    raw = given[0] if len(given) == 1 else ""  # a repeated parameter is as wrong as a malformed one
+    value = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 12 else -1
+    if value < minimum or (maximum is not None and value > maximum):
+        bound = f"between {minimum} and {maximum}" if maximum is not None else f"at least {minimum}"
+        raise ApiError(422, "validation_error", f"Query parameter `{name}` must be an integer {bound}.",
+                       errors={"query": {name: [f"must be an integer {bound}"]}})
+    return value
+
+
+def last_event_id(value: str) -> int:
+    """A stream's ``Last-Event-ID``: the version of the last entry the client got."""
+    if not (value.isascii() and value.isdigit() and len(value) <= 12):
+        raise ApiError(422, "validation_error", "Last-Event-ID must be a version number.",
+                       errors={"headers": {"Last-Event-ID": ["must be a non-negative integer"]}})
+    return int(value)
+
+
+def json_body() -> Any:
+    """The request's JSON body: 400 when it is not JSON (or cannot be read), 413 over the size limit."""
+    if not request.is_json:
+        raise ApiError(400, "bad_request", "The body must be JSON, sent as Content-Type: application/json.")
+    try:
+        request.get_data(cache=True)
+    except HTTPException:
+        raise  # werkzeug's own answers: 413 over the size limit, 400 for a client gone mid-body
+    except Exception:  # noqa: BLE001 -- whatever the WSGI server raises for a body it cannot read
+        # gunicorn raises its parser's errors (a bad chunk size, a missing chunk terminator, a body
+        # cut short) from the input stream only when the app reads it: the client's fault, a 400.
+        raise ApiError(400, "bad_request", "The request body could not be read (a malformed chunked "
+                       "encoding or a body cut short).") from None
+    return request.get_json(cache=True)
+
+
+def schema_errors(exc: ValidationError) -> ApiError:
+    """422 ``validation_error`` naming each field a schema refused."""
+    return ApiError(422, "validation_error", "The request body does not match the schema.",
+                    errors=exc.messages if isinstance(exc.messages, dict) else {"_schema": exc.messages})
+
+
+def load_body(schema: Schema) -> dict[str, Any]:
+    """The JSON body loaded through ``schema``; 400 when it is not JSON, 422
+    ``validation_error`` naming each field when it does not match."""
+    data = json_body()
+    try:
+        loaded: dict[str, Any] = schema.load(data)
+    except ValidationError as exc:
+        raise schema_errors(exc) from None
+    return loaded
