@@ -15,7 +15,7 @@ from flask_smorest import Blueprint
 
 from engines.core import Engine
 from schemas.common import BuiltSchemas, LogQuery, MoveCheck, Problem
-from service import create, log, moves, stream, view
+from service import create, log, moves, ratelimit, stream, view
 from service.errors import PROBLEM
 from service.runtime import STREAM_MAX_ENTRIES, Game
 from service.view import LONG_POLL_MAX
@@ -44,8 +44,8 @@ P429_HELD = (429, "rate_limited (over CARDTABLE_RATE_LIMIT for the caller's seat
                   "polls as it may); retry after `Retry-After`")
 
 P429_LOG = (429, "rate_limited: over CARDTABLE_RATE_LIMIT for the caller's seat, or else its address; the entries "
-                 "asked for count a request per 200 (a seat's count against its address too); ask for fewer "
-                 "(`limit`) or retry after `Retry-After`")
+                 f"asked for count a request per {ratelimit.REPLAY_PAGE} (a seat's count against its address too); "
+                 "ask for fewer (`limit`) or retry after `Retry-After`")
 
 RETRY_AFTER = {"Retry-After": {"description": "seconds to wait before retrying", "schema": {"type": "integer"}}}
 BEARER_OPTIONAL: list[dict[str, list[str]]] = [{}, {"seatToken": []}]
@@ -73,9 +73,9 @@ STREAM_DESCRIPTION = (
     "`: keep-alive` comment at least every 15 s; after the game is over, `event: end` with "
     "`data: {\"version\": V}`, and the stream closes. It also closes after an hour or "
     f"{STREAM_MAX_ENTRIES:,} entries (the server's defaults; a `:` comment says so), when the store is lost, "
-    "or when catching up takes the caller over its rate limit (every 200 entries after the first cost a "
-    "request; a `retry:` field gives the delay): reconnect with `Last-Event-ID`, nothing is missed or "
-    "repeated.")
+    f"or when catching up takes the caller over its rate limit (every {ratelimit.REPLAY_PAGE} entries after the "
+    "first cost a request; a `retry:` field gives the delay): reconnect with `Last-Event-ID`, nothing is "
+    "missed or repeated.")
 CACHED = {"Cache-Control": {"description": "`private, no-cache` for a seat (its hidden cards stay in the caller's "
                                            "own cache), `public, no-cache` for the spectator",
                             "schema": {"type": "string"}},

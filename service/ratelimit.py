@@ -21,7 +21,7 @@ The address is ``request.remote_addr``: behind a proxy every client would share 
 so CARDTABLE_TRUSTED_PROXIES (the number of proxies in front) makes werkzeug's ProxyFix take
 it from X-Forwarded-For; with 0 (the default) that header is ignored, as anyone can forge it.
 
-Replays cost what they send: a request pays for up to ``REPLAY_PAGE`` (200) log entries, and each
+Replays cost what they send: a request pays for up to ``REPLAY_PAGE`` (500) log entries, and each
 further page an event stream catches up on, or the log route answers, costs one request more. A
 seat's pages are charged to its address as well (the first page included), so the entries one
 address has the service replay a second are bounded by the address's rate, however many seats
@@ -56,6 +56,7 @@ from dataclasses import dataclass
 
 from flask import Flask, Response, current_app, g, request
 
+from schemas.common import LOG_LIMIT
 from service import auth
 from service.errors import ApiError, problem
 from service.store import RedisStore, Store, StoreUnavailable
@@ -248,8 +249,9 @@ def seat_refused() -> None:
     _settle(address(), "this address")
 
 
-#: Log entries a request pays for; each further page of a replay costs one request more.
-REPLAY_PAGE = 200
+#: Log entries a request pays for; each further page of a replay costs one request more. A page of
+#: the log as clients read it by default (``LOG_LIMIT``) costs one request, as it always did.
+REPLAY_PAGE = LOG_LIMIT
 
 
 def replay_meter() -> Callable[[int, bool], int | None]:

@@ -48,33 +48,38 @@ def events(game: Game, game_id: str) -> Response:
     start = stored.version if since < 0 else since
     charge = ratelimit.replay_meter()  # a catch-up costs a request per page, this one the first
     behind = start < stored.version
-    if behind and (wait := charge(STREAM_BATCH, True)) is not None:
+    if behind and (wait := charge(ratelimit.REPLAY_PAGE, True)) is not None:
         return Response(_over_rate(wait), status=200, mimetype="text/event-stream", headers=HEADERS)
     held = slots.hold_stream()  # 429 over the caller's cap, before subscribing to anything
     bell = rt.store.hub.subscribe(game_id)  # before reading: a later commit rings it
     over_at = stored.version if game.engine.result(stored.state) is not None else None
-    body = held.streaming(_stream(game, game_id, seat, start, over_at, bell, rt, charge),
+    body = held.streaming(_stream(game, game_id, seat, start, over_at, bell, rt, charge, behind),
                           bell.close)  # even unstarted
     return Response(body, status=200, mimetype="text/event-stream", headers=HEADERS)
 
 
 def _stream(game: Game, game_id: str, seat: int | None, last: int, over_at: int | None, bell: Any,
-            rt: Runtime, charge: Callable[[int, bool], int | None] | None = None) -> Iterator[bytes]:
+            rt: Runtime, charge: Callable[[int, bool], int | None] | None = None,
+            behind: bool = False) -> Iterator[bytes]:
     """The body of ``events``: pages of ``STREAM_BATCH`` entries, the worker's other requests
-    served between two pages, at most ``rt.stream_max_entries`` entries in all. Each page after
-    a full one (a catch-up; ``events`` charged the first) is ``charge``d against the rate limit
-    (``ratelimit.replay_meter``); over it, the stream closes with ``retry:``."""
+    served between two pages, at most ``rt.stream_max_entries`` entries in all. A catch-up
+    (``behind`` the game at the start, or after a full page) is ``charge``d a request per
+    ``ratelimit.REPLAY_PAGE`` entries, ``events`` having charged the first; over the rate limit
+    the stream closes with ``retry:``."""
     deadline = time.monotonic() + rt.stream_max_seconds
     sent = 0
-    behind = False
+    replayed, paid = 0, ratelimit.REPLAY_PAGE if behind else 0  # entries caught up on, and paid for
     try:
         yield b": connected\n\n"
         while True:
             page = min(STREAM_BATCH, rt.stream_max_entries - sent)
-            if behind and charge is not None and (wait := charge(page, False)) is not None:
-                yield _over_rate(wait)
-                return
+            if behind and charge is not None and replayed >= paid:
+                if (wait := charge(ratelimit.REPLAY_PAGE, False)) is not None:
+                    yield _over_rate(wait)
+                    return
+                paid += ratelimit.REPLAY_PAGE
             raws = rt.store.log(game_id, last, page)
+            replayed += len(raws) if behind else 0
             frames = []
             for raw in raws:
                 entry = entry_for(game, raw, seat)

@@ -227,7 +227,7 @@ def limited_server(redis_server) -> Iterator[str]:
 def test_a_hostile_client_with_eight_seats_replays_at_most_its_addresses_pages(redis_server, limited_server) -> None:
     """Eight seats of one long game and the spectator, all from one address, replay it from the start
     again and again for two seconds: the entries sent are bounded by the address's rate (10 pages of
-    200 a second), not by nine counts of their own."""
+    ``REPLAY_PAGE`` entries a second), not by nine counts of their own."""
     builder = _app(redis_server.url).test_client()
     gid, tokens = long_game(builder, 1000)
     version = builder.get(f"/v1/sten/games/{gid}").json["version"]
@@ -258,7 +258,7 @@ def test_a_hostile_client_with_eight_seats_replays_at_most_its_addresses_pages(r
         thread.start()
     for thread in threads:
         thread.join(30)
-    # 2 s touch at most 3 one-second windows: at most 3 x 10 pages of 200 entries
+    # 2 s touch at most 3 one-second windows: at most 3 x 10 pages
     bound = (int(seconds) + 1) * rate * ratelimit.REPLAY_PAGE
     assert ratelimit.REPLAY_PAGE <= received[0] <= bound, (received, refused, closed)
     assert closed[0] > 0 or refused[0] > 0
