@@ -304,7 +304,7 @@ def test_lobby_setup_and_a_turn_by_keyboard(base_url: str, new_page: Any) -> Non
     page.wait_for_selector('[data-seat-link="2"]')
 
     # a turn of Sten by keyboard alone: Enter on the lobby button and on start, Space on a card, Enter on a move
-    page.goto(f"{base_url}/play/#")
+    page.goto(f"{base_url}/play/")  # a fresh load of the lobby (the fragment of the table dropped)
     page.locator('[data-action="new-game"][data-game="sten"]').focus()
     page.keyboard.press("Enter")
     page.locator('[data-action="start"]').focus()
