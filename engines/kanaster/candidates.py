@@ -28,6 +28,8 @@ def round_robin(cards: Iterable[str]) -> list[str]:
     """Each distinct code once (in hand order), then the second copies, and so on."""
     cards = list(cards)
     order = list(dict.fromkeys(cards))
+    if len(order) == len(cards):  # no code twice: the hand order is the answer
+        return cards
     left = Counter(cards)
     out: list[str] = []
     while any(left.values()):
@@ -69,7 +71,7 @@ class Groups:
         )
 
 
-@dataclass
+@dataclass(slots=True)
 class _Meld:
     rank: str
     extra: tuple[str, ...]  # cards not from the hand (the pile's top card)
