@@ -10,14 +10,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from itertools import chain
 from typing import Any
 
 from engines.cards import CODES, shuffled, standard_deck
 from engines.core import Event, IllegalMove, InvalidOptions, Move, Result, deal_from
+from engines.core import evolve as replace
 
 from . import events
-from .candidates import new_meld_candidates, round_robin, single_meld_candidates
+from .candidates import Groups, new_meld_candidates, round_robin, single_meld_candidates
 from .melds import (
     BLACK_THREE_RANK,
     CANASTA_SIZE,
@@ -751,11 +752,19 @@ def result(state: KanasterState) -> Result | None:
 
 
 def _cards_of(move: Move) -> tuple[str, ...]:
-    if isinstance(move, MeldCards | TakePile):
-        return tuple(c for m in move.melds for c in m)
-    if isinstance(move, LayOff | Tuck):
-        return move.cards
+    return _CARDS_OF.get(type(move), _no_cards)(move)
+
+
+def _no_cards(move: Move) -> tuple[str, ...]:
     return ()
+
+
+_CARDS_OF: dict[type[Move], Callable[[Any], tuple[str, ...]]] = {
+    MeldCards: lambda move: tuple(chain.from_iterable(move.melds)),
+    TakePile: lambda move: tuple(chain.from_iterable(move.melds)),
+    LayOff: lambda move: move.cards,
+    Tuck: lambda move: move.cards,
+}
 
 
 class _Listing:
@@ -767,7 +776,7 @@ class _Listing:
     def __init__(self, state: KanasterState, seat: int) -> None:
         self.state, self.seat = state, seat
         self.moves: dict[Move, None] = {}
-        self.shown: set[tuple[str, str]] = set()
+        self.shown: dict[str, set[str]] = {}  # per kind of move, the cards its listed moves show
         self.going_out: set[str] = set()
 
     def held_after(self, move: Move) -> int | None:
@@ -782,34 +791,40 @@ class _Listing:
     def offer(self, move: Move, plain: bool = False) -> bool:
         if move in self.moves:
             return True
-        keys = {(move.type, c) for c in _cards_of(move)}
-        if not plain and keys <= self.shown and move.type in self.going_out:
+        kind = move.type
+        cards = _cards_of(move)
+        shown = self.shown.get(kind)
+        if shown is None:
+            shown = self.shown[kind] = set()
+        known = shown.issuperset(cards)
+        if not plain and known and kind in self.going_out:
             return False
         held = self.held_after(move)
         if held is None:
             return False
         out = held == 1
-        if plain or not keys <= self.shown or (out and move.type not in self.going_out):
+        if plain or not known or (out and kind not in self.going_out):
             self.moves[move] = None
-            self.shown |= keys
+            shown.update(cards)
             if out:
-                self.going_out.add(move.type)
+                self.going_out.add(kind)
             return True
         return False
 
 
-def _lay_off_candidates(state: KanasterState, seat: int, meld: Meld
+def _lay_off_candidates(state: KanasterState, seat: int, meld: Meld, groups: Groups
                         ) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]]]:
     """(single cards, larger sets) to lay off onto ``meld``: each natural of its rank and each
     wild card alone; all its naturals; all naturals with wild cards up to the limit (jokers first),
-    with each wild card, and without one card when that would empty the hand (section 6)."""
+    with each wild card, and without one card when that would empty the hand (section 6).
+    ``groups``: the mover's hand by rank (``candidates.Groups``)."""
     hand = state.hands[seat]
     if meld.rank == BLACK_THREE_RANK:
         naturals = [c for c in hand if is_black_three(c)]
         wilds: list[str] = []
     else:
-        naturals = round_robin(c for c in hand if natural_rank(c) == meld.rank)
-        wilds = [c for c in hand if c == "JK"] + round_robin(c for c in hand if is_wild(c) and c != "JK")
+        naturals = groups.naturals.get(meld.rank, [])
+        wilds = groups.jokers + groups.twos
     singles: list[tuple[str, ...]] = [(c,) for c in dict.fromkeys(naturals + wilds)]
     nat = len(meld.cards) - wild_count(meld.cards) + len(naturals)
     room = max(0, nat - 1 - wild_count(meld.cards))
@@ -833,10 +848,11 @@ def _draw_phase(state: KanasterState, seat: int, listing: _Listing) -> None:
     if not pile_block(state, seat):
         top = state.pile[-1]
         hand = state.hands[seat]
-        for melds in single_meld_candidates(hand, top):
+        groups = Groups.of(hand)
+        for melds in single_meld_candidates(hand, top, groups):
             listing.offer(TakePile(melds), plain=True)
         after = len(_pile_rest(state)[0])
-        for melds in new_meld_candidates(hand, after, top):
+        for melds in new_meld_candidates(hand, after, top, groups):
             listing.offer(TakePile(melds))
         rank = natural_rank(top)
         for i, m in enumerate(state.melds):
@@ -849,15 +865,16 @@ def _draw_phase(state: KanasterState, seat: int, listing: _Listing) -> None:
 def _play_phase(state: KanasterState, seat: int, listing: _Listing) -> None:
     hand = state.hands[seat]
     if not (state.took_pile and not state.rules.meld_after_taking_pile):
-        for melds in single_meld_candidates(hand):
+        groups = Groups.of(hand)
+        for melds in single_meld_candidates(hand, None, groups):
             listing.offer(MeldCards(melds), plain=True)
-        for melds in new_meld_candidates(hand, 0):
+        for melds in new_meld_candidates(hand, 0, None, groups):
             listing.offer(MeldCards(melds))
         single_ranks: set[tuple[str, str]] = set()
         for i, m in enumerate(state.melds):
             if m.owner != seat:
                 continue
-            singles, sets = _lay_off_candidates(state, seat, m)
+            singles, sets = _lay_off_candidates(state, seat, m, groups)
             for (c,) in singles:
                 key = (m.rank if not is_wild(c) else "*", c)
                 if key not in single_ranks and listing.offer(LayOff(i, (c,)), plain=True):

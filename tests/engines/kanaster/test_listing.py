@@ -13,7 +13,8 @@ import pytest
 
 from engines.core import IllegalMove, Move
 from engines.kanaster import ENGINE as E
-from engines.kanaster import rules
+from engines.kanaster import candidates, rules
+from engines.kanaster.melds import natural_rank
 from engines.kanaster.moves import Discard, Draw, EndHand, LayOff, MeldCards, TakePile, TakePileLayOff, Tuck
 from engines.kanaster.state import DRAW, KanasterState
 from tests.playout import playout
@@ -135,3 +136,42 @@ def test_near_going_out_the_listing_by_checks_lists_what_applying_each_candidate
             compared += 1
             going_out += any(_leaves_one(s, step.seat, m) for m in listed)
     assert compared > 1000 and going_out > 20
+
+
+def _new_melds_by_budget(hand: tuple[str, ...], after: int, top: str | None) -> list[tuple[tuple[str, ...], ...]]:
+    """``candidates.new_meld_candidates`` as defined: for each budget (keeping two cards, then one)
+    and each target, ``build`` from scratch, written out in every rotation."""
+    groups = candidates.Groups.of(hand)
+    targets: list[tuple[str | None, str | None]] = [(None, None)]
+    targets += [(r, None) for r, cs in groups.naturals.items()
+                if len(cs) >= 2 or natural_rank(top or "") == r]
+    targets += [(None, w) for w in dict.fromkeys(groups.jokers + groups.twos)]
+    out = []
+    for keep in (2, 1):
+        for rank, wild in targets:
+            for black in (False, True) if keep == 1 and len(groups.black) >= 3 else (False,):
+                melds = candidates.build(groups, len(hand) + after - keep, top, rank=rank, wild=wild, black=black)
+                if melds:
+                    out.extend(candidates.write(groups, melds, k) for k in range(candidates.rotations(groups, melds)))
+    return out
+
+
+@pytest.mark.parametrize("policy", ["random", "first"])
+def test_new_meld_candidates_trimmed_once_per_target_are_those_built_per_budget(policy):
+    """Keeping two cards trims on from where keeping one stopped: the same candidates, in the same
+    order, as building each budget from scratch; in both phases (with the pile's top card)."""
+    rng = random.Random(f"candidates/{policy}")
+    compared = 0
+    for n in range(6):
+        s = E.new_game(2 + n % 4, {}, f"candidates/{policy}/{n}")
+        for _ in range(250):
+            if s.over:
+                break
+            hand = s.hands[s.current]
+            top = s.pile[-1] if s.pile and s.phase == DRAW else None
+            after = len(s.pile) - 1 if top else 0
+            assert candidates.new_meld_candidates(hand, after, top) == _new_melds_by_budget(hand, after, top)
+            compared += 1
+            listed = E.legal_moves(s, s.current)
+            s = E.apply(s, s.current, listed[0] if policy == "first" else listed[int(rng.random() * len(listed))])
+    assert compared > 1000
