@@ -105,7 +105,7 @@ def is_canasta(meld: Meld) -> bool:
 def is_natural(meld: Meld) -> bool:
     """A natural ("echter") meld has never held a wild card; cards never leave a meld, so this
     is whether it holds one now."""
-    return not any(is_wild(c) for c in meld.cards)
+    return _WILD.isdisjoint(meld.cards)
 
 
 def meld_rank(cards: Sequence[str]) -> str:

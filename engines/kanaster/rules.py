@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from itertools import chain
-from typing import Any
+from typing import Any, NamedTuple
 
 from engines.cards import CODES, shuffled, standard_deck
 from engines.core import Event, IllegalMove, InvalidOptions, Move, Result, deal_from
@@ -214,34 +214,52 @@ def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return values[:index] + (value,) + values[index + 1:]
 
 
-#: The owners of the last table asked about: (its melds, seats with a meld, seats with a canasta).
-#: A move's checks ask it again and again of one table while the legal moves are listed; a
-#: table's tuple is never changed, and the one kept here cannot be collected, so identity is enough.
-_owners_seen: tuple[tuple[Meld, ...], frozenset[int], frozenset[int]] = ((), frozenset(), frozenset())
+class _Table(NamedTuple):
+    """What the rules ask again and again of one table's melds (``_table``)."""
+
+    melds: tuple[Meld, ...]
+    melded: frozenset[int]  # seats with a meld
+    canasta: frozenset[int]  # seats with a canasta
+    canasta_ranks: frozenset[str]  # ranks with a canasta (anyone's)
+    canastas: frozenset[tuple[int, str]]  # (owner, rank) of every canasta
 
 
-def _owners(melds: tuple[Meld, ...]) -> tuple[tuple[Meld, ...], frozenset[int], frozenset[int]]:
-    global _owners_seen
-    seen = _owners_seen
-    if seen[0] is not melds:
-        seen = _owners_seen = (melds, frozenset(m.owner for m in melds),
-                               frozenset(m.owner for m in melds if is_canasta(m)))
+#: The last table asked about. A move's checks ask it again and again while the legal moves are
+#: listed, and a view asks it per seat; a table's tuple is never changed, and the one kept here
+#: cannot be collected meanwhile, so its identity is enough.
+_seen: _Table = _Table((), frozenset(), frozenset(), frozenset(), frozenset())
+
+
+def _table(melds: tuple[Meld, ...]) -> _Table:
+    global _seen
+    seen = _seen
+    if seen.melds is not melds:
+        canastas = frozenset((m.owner, m.rank) for m in melds if is_canasta(m))
+        seen = _seen = _Table(melds, frozenset(m.owner for m in melds), frozenset(o for o, _ in canastas),
+                              frozenset(r for _, r in canastas), canastas)
     return seen
 
 
 def has_melded(state: KanasterState, seat: int) -> bool:
-    return seat in _owners(state.melds)[1]
+    return seat in _table(state.melds).melded
 
 
 def has_canasta(state: KanasterState, seat: int) -> bool:
-    return seat in _owners(state.melds)[2]
+    return seat in _table(state.melds).canasta
+
+
+def canasta_ranks(state: KanasterState) -> frozenset[str]:
+    """The ranks with a canasta on the table (anyone's)."""
+    return _table(state.melds).canasta_ranks
 
 
 def blocking_ranks(state: KanasterState, seat: int) -> frozenset[str]:
     """Ranks that are blocking cards (Sperrkarten) for ``seat``: a canasta of that rank lies on
     the table (anyone's, or with sperr_scope=own only ``seat``'s); section 7."""
-    own = state.rules.sperr_scope == "own"
-    return frozenset(m.rank for m in state.melds if is_canasta(m) and (not own or m.owner == seat))
+    table = _table(state.melds)
+    if state.rules.sperr_scope == "own":
+        return frozenset(r for o, r in table.canastas if o == seat)
+    return table.canasta_ranks
 
 
 def pile_frozen(state: KanasterState) -> bool:
@@ -767,6 +785,21 @@ _CARDS_OF: dict[type[Move], Callable[[Any], tuple[str, ...]]] = {
 }
 
 
+def _held_if_legal(state: KanasterState, seat: int, move: Move) -> int:
+    """What ``_CHECKS`` answers for a well-formed candidate ``move`` if it is legal: the cards the
+    mover then holds while his turn goes on (``NO_SINGLE_CARD`` where that cannot be one card)."""
+    hand = len(state.hands[seat])
+    if isinstance(move, MeldCards):
+        return hand - sum(map(len, move.melds))
+    if isinstance(move, LayOff | Tuck):
+        return hand - len(move.cards)
+    if isinstance(move, TakePile):
+        return hand - sum(map(len, move.melds)) + 1 + _pile_normal_count(state)
+    if isinstance(move, TakePileLayOff):
+        return hand + _pile_normal_count(state)
+    return NO_SINGLE_CARD
+
+
 class _Listing:
     """Collects listed moves: every candidate is checked by the rules (``held_after``); ``plain``
     ones are listed whenever they are legal, the others only when they show a card not yet offered
@@ -797,7 +830,9 @@ class _Listing:
         if shown is None:
             shown = self.shown[kind] = set()
         known = shown.issuperset(cards)
-        if not plain and known and kind in self.going_out:
+        # A candidate that shows no new card is listed only if it leaves one card, the first of its
+        # kind to: when it could not, whether it is legal does not matter.
+        if not plain and known and (kind in self.going_out or _held_if_legal(self.state, self.seat, move) != 1):
             return False
         held = self.held_after(move)
         if held is None:

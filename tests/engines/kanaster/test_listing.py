@@ -26,17 +26,36 @@ POSITIONS = 150
 
 
 class _ByApplying(rules._Listing):
-    """The listing as defined: a candidate is legal when ``apply`` accepts it, and it leaves one
-    card when the mover, still to move, holds one card in the state after it."""
+    """The listing as defined: every candidate is judged by ``apply`` (a legal one leaves one card
+    when the mover, still to move, holds one card in the state after it); ``plain`` ones are
+    listed whenever legal, the others only when they show a card not yet shown by a listed move of
+    their kind, or are the first of their kind that leaves one card."""
 
-    def held_after(self, move: Move) -> int | None:
+    def offer(self, move: Move, plain: bool = False) -> bool:
+        if move in self.moves:
+            return True
+        keys = {(move.type, c) for c in _cards(move)}
+        shown = {(kind, c) for kind, cards in self.shown.items() for c in cards}
         try:
             after = rules.apply(self.state, self.seat, move, None)
         except IllegalMove:
-            return None
-        if after.current == self.seat and not after.over:
-            return len(after.hands[self.seat])
-        return rules.NO_SINGLE_CARD
+            return False
+        out = after.current == self.seat and not after.over and len(after.hands[self.seat]) == 1
+        if plain or not keys <= shown or (out and move.type not in self.going_out):
+            self.moves[move] = None
+            self.shown.setdefault(move.type, set()).update(c for _, c in keys)
+            if out:
+                self.going_out.add(move.type)
+            return True
+        return False
+
+
+def _cards(move: Move) -> tuple[str, ...]:
+    if isinstance(move, MeldCards | TakePile):
+        return tuple(c for m in move.melds for c in m)
+    if isinstance(move, LayOff | Tuck):
+        return move.cards
+    return ()
 
 
 def _leaves_one(state: KanasterState, seat: int, move: Move) -> bool:
