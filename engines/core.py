@@ -91,15 +91,26 @@ class Move:
     shown_by: ClassVar[tuple[str, tuple[str, ...]] | None] = None
 
     def to_json(self) -> dict[str, JSON]:
+        names = _FIELD_NAMES.get(type(self))
+        if names is None:
+            names = _FIELD_NAMES[type(self)] = tuple(f.name for f in dataclasses.fields(self))
         data: dict[str, JSON] = {"type": self.type}
-        for f in dataclasses.fields(self):
-            data[f.name] = _jsonify(getattr(self, f.name))
+        for name in names:
+            value = getattr(self, name)
+            data[name] = value if value.__class__ in _PLAIN else _jsonify(value)
         return data
+
+
+#: Each move class's field names, in order (``dataclasses.fields`` is asked once per class: a view
+#: lists the seat's legal moves, each as JSON).
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+#: Values that are JSON as they are (exactly these types; a subclass goes the long way).
+_PLAIN = frozenset({str, int, bool, float, type(None)})
 
 
 def _jsonify(value: Any) -> JSON:
     if isinstance(value, tuple | list):
-        return [_jsonify(v) for v in value]
+        return [v if v.__class__ in _PLAIN else _jsonify(v) for v in value]
     return value
 
 
