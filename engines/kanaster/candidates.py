@@ -184,6 +184,9 @@ def _trim(groups: Groups, melds: list[_Meld], budget: int, top: str | None, rank
 
 def write(groups: Groups, melds: Sequence[_Meld], k: int = 0) -> Melds:
     """The concrete melds of a candidate; ``k`` rotates each partly used rank (and the 2s)."""
+    if not k:  # no rotation: each rank's first cards, the wild cards as chosen
+        return tuple((*m.extra, *(groups.black if m.rank == BLACK_THREE_RANK else groups.naturals[m.rank])[:m.n],
+                      *m.wild) for m in melds)
     twos = rotated(groups.twos, k)
     chosen = [c for m in melds for c in m.wild]
     used_twos = [c for c in chosen if c != "JK"]

@@ -43,6 +43,14 @@ _CODES: tuple[str, ...] = (*(f"{r}{s}" for r in ("A", "2", "3", *NATURAL_RANKS[:
 _SORT_KEY: dict[str, int] = {c: 5 * _ORDER[rank_of(c)] + (0 if c == JOKER else _SUIT[c[-1]]) for c in _CODES}
 _WILD = frozenset(c for c in _CODES if c == JOKER or rank_of(c) == "2")
 _NATURAL_RANK: dict[str, str] = {c: rank_of(c) for c in _CODES if rank_of(c) in _NATURAL}
+class _Ranks(dict[str, str]):
+    """code -> rank, for every code (``rank_of`` works out one that is no card)."""
+
+    def __missing__(self, card: str) -> str:
+        return rank_of(card)
+
+
+_RANK_OF = _Ranks({c: rank_of(c) for c in _CODES})
 #: code -> card points (red 3s have none: they are bonus cards)
 _POINTS: dict[str, int] = {c: POINTS[rank_of(c)] for c in _CODES if c not in RED_THREES}
 
@@ -123,13 +131,9 @@ def meld_rank(cards: Sequence[str]) -> str:
         if not BLACK_THREES.issuperset(cards):
             raise IllegalMove("black_threes_alone", "black 3s can only be melded among themselves, without wild cards")
         return BLACK_THREE_RANK
-    wild = 0
-    ranks = set()
-    for c in cards:
-        if c in _WILD:
-            wild += 1
-        else:
-            ranks.add(rank_of(c))
+    naturals = [c for c in cards if c not in _WILD]
+    ranks = {_RANK_OF[c] for c in naturals}
+    wild = len(cards) - len(naturals)
     if not ranks:
         raise IllegalMove("no_natural_card", "a meld needs natural cards")
     if len(ranks) > 1:
@@ -168,16 +172,27 @@ def lay_off(meld: Meld, cards: Sequence[str]) -> tuple[str, ...]:
     return sort_hand(meld.cards + tuple(cards))
 
 
-def held_without(hand: Sequence[str], cards: Iterable[str]) -> int:
+#: The card counts of the last hand asked about (``held_without``): the listing checks its candidates
+#: against one hand; a hand's tuple is never changed, and the one kept here cannot be collected
+#: meanwhile, so its identity is enough.
+_counted: tuple[Sequence[str], dict[str, int]] = ((), {})
+
+
+def held_without(hand: Sequence[str], cards: Sequence[str]) -> int:
     """How many cards ``hand`` keeps without ``cards`` (a multiset), or IllegalMove("card_not_in_hand")
     (``take`` without building the hand)."""
-    rest = list(hand)
+    global _counted
+    seen = _counted
+    if seen[0] is not hand:
+        counts: dict[str, int] = {}
+        for c in hand:
+            counts[c] = counts.get(c, 0) + 1
+        seen = _counted = (hand, counts)
+    have = seen[1]
     for c in cards:
-        try:
-            rest.remove(c)
-        except ValueError:
-            raise IllegalMove("card_not_in_hand", f"{c} is not in your hand (often enough)") from None
-    return len(rest)
+        if have.get(c, 0) < cards.count(c):
+            take(hand, cards)  # names the first card missing, as it does
+    return len(hand) - len(cards)
 
 
 def take(hand: Sequence[str], cards: Iterable[str]) -> tuple[str, ...]:
