@@ -260,7 +260,7 @@ def evolve(value: S, **changes: Any) -> S:
     ``changes``, its fields copied as they are instead of passed through ``__init__`` again (a state
     checks nothing there; its rules build it), several times faster: every move builds a few."""
     cls = type(value)
-    assert "__post_init__" not in cls.__dict__ and not hasattr(cls, "__slots__"), f"{cls.__name__}: use replace"
+    assert not hasattr(cls, "__post_init__") and not hasattr(cls, "__slots__"), f"{cls.__name__}: use replace"
     fields = value.__dict__
     if not changes.keys() <= fields.keys():
         raise TypeError(f"{cls.__name__} has no field {sorted(changes.keys() - fields.keys())}")
