@@ -4,7 +4,7 @@ declaration fails here, not in a client that meets an undocumented ``reason``.
 
 A game declares its rules' reasons in ``engines/<game>/rules.py`` (``REASONS``); core declares its own
 (``engines.core.CORE_REASONS``: the turn checks and malformed moves). An engine's ``reasons`` are both,
-and the spec lists them as each game's enum of ``illegal_move`` reasons.
+the spec lists them as each game's enum of ``illegal_move`` reasons, and docs/api.md names each game's.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import pytest
 
 from engines import REGISTRY
 from engines.core import CORE_REASONS
+from tests.markdown import section, table_rows
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINES = sorted(REGISTRY.values(), key=lambda e: e.id)
@@ -101,3 +102,9 @@ def test_each_reason_is_declared_once_with_its_meaning(engine: object) -> None:
     for reason, meaning in engine.reasons.items():  # type: ignore[attr-defined]
         assert re.fullmatch(r"[a-z][a-z0-9]*(_[a-z0-9]+)*", reason), reason
         assert isinstance(meaning, str) and meaning.endswith(".") and len(meaning) > 20, (reason, meaning)
+
+
+def test_docs_api_md_names_each_games_reasons() -> None:
+    rows = table_rows(section((ROOT / "docs" / "api.md").read_text(), "Why a move is refused"))
+    named = {cells[0].strip("`"): set(re.findall(r"`([a-z0-9_]+)`", cells[1])) for cells in rows}
+    assert named == {e.id: set(e.game.reasons) for e in ENGINES}  # type: ignore[attr-defined]
