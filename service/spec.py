@@ -9,6 +9,7 @@ the pattern and the meaning of the game's card codes), made once from the game's
 from __future__ import annotations
 
 import inspect
+import re
 from typing import Any
 
 from apispec.ext.marshmallow import MarshmallowPlugin, OpenAPIConverter
@@ -70,7 +71,8 @@ class _Converter(OpenAPIConverter):
         out = super().schema2jsonschema(schema)
         doc = type(instance).__doc__
         if "description" not in out and doc:  # a schema's docstring describes it (apispec reads only Meta)
-            out["description"] = " ".join(inspect.cleandoc(doc).split("\n\n")[0].split())
+            first = " ".join(inspect.cleandoc(doc).split("\n\n")[0].split())
+            out["description"] = re.sub(r"``([^`]+)``", r"`\1`", first)  # reST's code spans as Markdown's
         return out
 
 
