@@ -1,7 +1,8 @@
 """What one hostile client costs a normal player: the player's latency without and with each attack.
 
 ``python -m bench.abuse [--attack all|NAME,NAME...] [--seconds 10] [--workers 2] [--connections 16] [--held N]
-[--streams 3000] [--rate 15] [--replay-entries 4000] [--build-seconds 30] [--no-nginx] [--log-dir DIR]``
+[--attacker-nice 10] [--streams 3000] [--rate 15] [--replay-entries 4000] [--build-seconds 30] [--no-nginx]
+[--log-dir DIR]``
 
 One run starts one redis-server and the service as deployed: ``gunicorn -c deploy/gunicorn.conf.py
 'service.app:create_app()'`` (gevent workers, the rate limit as shipped, fixed deals off, every other
@@ -10,7 +11,9 @@ as deploy/compose.yaml runs it: the shape production must run. ``--no-nginx`` me
 (what the service's own limits do, behind a proxy that sets none). Three loopback addresses stand for
 three machines: the normal player connects from 127.0.0.2, the hostile client from 127.0.0.3, and
 this process (setup, ``/metrics`` scrapes) from 127.0.0.4, so per-address limits count each apart as
-they would on a network.
+they would on a network. The hostile process runs at niceness ``--attacker-nice`` (10): on a network
+its CPU would not be the server's, and on one 2-core machine its reconnect storms would otherwise
+take the cores the servers need (its CPU seconds are printed all the same).
 
 The normal player plays Sten against a bot (2 players, the bot at the default level) with its own
 seat token: it reads its view, posts the first listed legal move with the version it read, reads the
@@ -663,8 +666,10 @@ RUN: dict[str, Callable[[Target, float, Tally], Awaitable[None]]] = {
 }
 
 
-def attacker(name: str, target: Target, deadline: float, out: Connection) -> None:
-    """The hostile client's process: run one attack until ``deadline``, send back its tally."""
+def attacker(name: str, target: Target, deadline: float, out: Connection, nice: int = 0) -> None:
+    """The hostile client's process: run one attack until ``deadline``, send back its tally; at
+    niceness ``nice``, so that the servers come first on the shared cores."""
+    os.nice(nice)
     random.seed(f"bench.abuse/{name}/{os.getpid()}")
     tally = Tally()
     cpu = time.process_time()
@@ -854,6 +859,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--build-seconds", type=float, default=30.0,
                         help="replays: at most this long to build the long game (default 30)")
     parser.add_argument("--log-dir", type=Path, help="keep gunicorn's log (and nginx's error log) in this directory")
+    parser.add_argument("--attacker-nice", type=int, default=10,
+                        help="the hostile process's niceness (default 10; 0: the same priority as the servers). "
+                             "On a network the attacker's CPU is not the server's; on this one machine a "
+                             "reconnect storm would otherwise take the cores the servers need and measure the "
+                             "bench, not the service")
     parser.add_argument("--nginx", action=argparse.BooleanOptionalAction, default=True,
                         help="deploy/nginx in front, as deploy/compose.yaml runs it: production's shape (the "
                              "default); --no-nginx: player and attacker talk to gunicorn itself")
@@ -861,9 +871,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     held = args.held or args.workers * WORKER_CONNECTIONS + 1000
     if not (0 < args.seconds <= 120 and 0 < args.workers <= 16 and 0 < args.connections <= 256
             and 0 < held <= 15000 and 0 < args.streams <= 10000 and 0 < args.rate <= 50
-            and 0 < args.replay_entries <= 50_000 and 0 < args.build_seconds <= 120):
+            and 0 < args.replay_entries <= 50_000 and 0 < args.build_seconds <= 120
+            and 0 <= args.attacker_nice <= 19):
         parser.error("keep it bounded: seconds <= 120, workers <= 16, connections <= 256, held <= 15000, "
-                     "streams <= 10000, rate <= 50, replay-entries <= 50000, build-seconds <= 120")
+                     "streams <= 10000, rate <= 50, replay-entries <= 50000, build-seconds <= 120, "
+                     "attacker-nice 0-19")
     attacks = ATTACKS if args.attack == "all" else tuple(a.strip() for a in args.attack.split(",") if a.strip())
     if not attacks or any(a not in ATTACKS for a in attacks):
         parser.error(f"--attack: all, or some of {', '.join(ATTACKS)}")
@@ -875,7 +887,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"bench.abuse: {', '.join(attacks)}; gunicorn -c deploy/gunicorn.conf.py, {args.workers} gevent workers, "
           f"settings as shipped, {'behind deploy/nginx' if args.nginx else 'without nginx'}; player at {PLAYER} "
           f"(<= {args.rate:g} req/s), attacker at {ATTACKER} "
-          f"({args.connections} connections per flood, {held} held bodies, {args.streams} streams); "
+          f"({args.connections} connections per flood, {held} held bodies, {args.streams} streams, "
+          f"nice {args.attacker_nice}); "
           f"{args.seconds:g} s quiet + {args.seconds:g} s attacked per attack; {os.cpu_count()} CPUs")
 
     ctx = multiprocessing.get_context("fork")
@@ -912,7 +925,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             out, inp = ctx.Pipe(duplex=False)
             start = time.monotonic()
             deadline = start + ramp + args.seconds
-            hostile = ctx.Process(target=attacker, args=(name, target, deadline, inp), daemon=True)
+            hostile = ctx.Process(target=attacker, args=(name, target, deadline, inp, args.attacker_nice),
+                                  daemon=True)
             cpu0 = {k: cpu_seconds(pid) for k, pid in pids.items()}
             hostile.start()
             inp.close()

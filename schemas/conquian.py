@@ -49,8 +49,9 @@ class ConquianLastDeal(Schema):
     """The last finished deal: its final table and score (seeds/conquian.md 6.4 and 11)."""
 
     deal = _int(required=True, metadata={"description": "its number, from 1"})
-    dealer = _int(required=True)
-    outcome = fields.String(required=True, validate=validate.OneOf(["won", "drawn"]))
+    dealer = _int(required=True, metadata={"description": "who dealt it"})
+    outcome = fields.String(required=True, validate=validate.OneOf(["won", "drawn"]), metadata={
+        "description": "won: a player melded his 11th card; drawn: the stock ran out and the offer was passed"})
     winner = _int(required=True, allow_none=True, metadata={"description": "null for a drawn deal"})
     stake = _int(required=True, metadata={"description": "units it was worth"})
     melds = _melds_per_seat("both players' final melds")
@@ -86,19 +87,25 @@ class ConquianState(Schema):
     """What the viewer sees of a Conquian match (seeds/conquian.md 7)."""
 
     deal = _int(required=True, metadata={"description": "number of the current deal, from 1"})
-    dealer = _int(required=True)
+    dealer = _int(required=True, metadata={"description": "who dealt the current deal"})
     cut = _cards("cards drawn for the first dealer: seat 0, seat 1, seat 0, ... (empty unless low_card_draw)")
-    phase = fields.String(required=True, validate=validate.OneOf(list(PHASES)))
-    turn = _int(required=True, metadata={"description": "whose turn it is; in force phases the other seat decides"})
+    phase = fields.String(required=True, validate=validate.OneOf(list(PHASES)), metadata={
+        "description": "the step of the turn (seeds/conquian.md 4): choose, turned, discard, force_offer, "
+                       "force_reject, forced, or over"})
+    current = _int(required=True, allow_none=True, metadata={
+        "description": "the seat whose turn it is; null once the match is over. In the force phases its "
+                       "opponent decides, so `to_move` names the opponent then"})
     stake = _int(required=True, metadata={"description": "units the current deal is worth"})
     draws_in_a_row = _int(required=True, metadata={"description": "drawn deals since the last won deal"})
     drawn_deals = _int(required=True, metadata={"description": "drawn deals in the match"})
-    scores = fields.List(_int(), required=True, metadata={"description": "units won per seat"})
-    target = _int(required=True, metadata={"description": "units that win the match"})
-    max_deals = _int(required=True, allow_none=True, metadata={"description": "deal limit of the match, or null"})
-    stock_count = _int(required=True)
+    scores = fields.List(_int(), required=True,
+                         metadata={"description": "each seat's score: the units it won over the finished deals"})
+    target = _int(required=True, metadata={"description": "the option target: units that win the match"})
+    max_deals = _int(required=True, allow_none=True,
+                     metadata={"description": "the option max_deals: deal limit of the match, or null"})
+    stock_count = _int(required=True, metadata={"description": "cards in the face-down stock"})
     offer = _card(
-        required=True, allow_none=True, metadata={"description": "the card offered to `turn` by the opponent"}
+        required=True, allow_none=True, metadata={"description": "the card offered to `current` by the opponent"}
     )
     face_up = _card(
         required=True, allow_none=True, metadata={"description": "the turned stock card, or the card being forced"}
@@ -106,7 +113,7 @@ class ConquianState(Schema):
     dead = _cards("buried discards, oldest first; never usable again")
     melds = _melds_per_seat("per seat, its melds")
     melded_counts = fields.List(_int(), required=True, metadata={"description": "melded cards per seat"})
-    hand_counts = fields.List(_int(), required=True, metadata={"description": "hand cards per seat"})
+    hand_counts = fields.List(_int(), required=True, metadata={"description": "cards in each seat's hand"})
     hand = fields.List(
         fields.String(),
         required=True,
@@ -119,7 +126,9 @@ class ConquianState(Schema):
         allow_none=True,
         metadata={"description": "for the seat to move, when it may meld; null otherwise"},
     )
-    last_deal = fields.Nested(ConquianLastDeal, required=True, allow_none=True)
+    last_deal = fields.Nested(ConquianLastDeal, required=True, allow_none=True, metadata={
+        "description": "the last finished deal with its final table and score, kept until the next one ends; "
+                       "null before"})
     end = fields.String(
         required=True,
         allow_none=True,
@@ -131,10 +140,11 @@ class ConquianState(Schema):
 class ConquianResultDetail(Schema):
     """How a Conquian match ended (seeds/conquian.md 6.3)."""
 
-    end = fields.String(required=True, validate=validate.OneOf(["target", "max_deals"]))
-    deals_played = _int(required=True)
-    drawn_deals = _int(required=True)
-    target = _int(required=True)
+    end = fields.String(required=True, validate=validate.OneOf(["target", "max_deals"]), metadata={
+        "description": "target: a seat reached the target; max_deals: the deal limit was reached"})
+    deals_played = _int(required=True, metadata={"description": "deals finished, won or drawn"})
+    drawn_deals = _int(required=True, metadata={"description": "of those, the drawn ones"})
+    target = _int(required=True, metadata={"description": "the option target: units that win the match"})
 
 
 GAME = GameSchemas(prefix="Conquian", state=ConquianState, result_detail=ConquianResultDetail,

@@ -28,8 +28,8 @@ def _ints(description: str) -> fields.List:
 class SiebenschlaeferLot(Schema):
     """One card drawn in the lot for the opener (seeds/siebenschlaefer.md section 3)."""
 
-    seat = _int(required=True)
-    card = fields.String(required=True)
+    seat = _int(required=True, metadata={"description": "who drew the card"})
+    card = fields.String(required=True, metadata={"description": "the card drawn"})
 
 
 class SiebenschlaeferBreakdown(Schema):
@@ -88,8 +88,10 @@ class SiebenschlaeferResultDetail(Schema):
     winners = _ints("who won the last round (empty when aborted)")
     payers = _ints("who pays after the last round (empty when aborted)")
     hand_values = _ints("counted points per seat in the last round (at the abort when aborted)")
-    rounds_played = _int(required=True)
-    round_results = fields.List(fields.Nested(SiebenschlaeferRound), required=True)
+    rounds_played = _int(required=True,
+                         metadata={"description": "rounds finished and counted (an aborted round is not)"})
+    round_results = fields.List(fields.Nested(SiebenschlaeferRound), required=True,
+                                metadata={"description": "every finished round, in order"})
     totals = _ints("counted points per seat over the finished rounds")
     paid = _ints("rounds each seat had to pay")
 
@@ -107,9 +109,11 @@ class SiebenschlaeferState(Schema):
     """What the viewer sees of a game of Siebenschläfer (section 13)."""
 
     round = _int(required=True, metadata={"description": "the round being played, from 1"})
-    rounds = _int(required=True, metadata={"description": "rounds in the match (option rounds)"})
-    status = fields.String(required=True, validate=validate.OneOf(["active", "finished", "aborted"]))
-    current = _int(required=True, allow_none=True, metadata={"description": "the seat to move; null when over"})
+    rounds = _int(required=True, metadata={"description": "the option rounds: rounds in the match"})
+    status = fields.String(required=True, validate=validate.OneOf(["active", "finished", "aborted"]), metadata={
+        "description": "active while the match runs; finished once it is over, or aborted by the move cap"})
+    current = _int(required=True, allow_none=True,
+                   metadata={"description": "the seat whose turn it is; null once the match is over"})
     opener = _int(required=True, metadata={"description": "the seat that opened this round"})
     lots = fields.List(
         fields.Nested(SiebenschlaeferLot), required=True, metadata={"description": "this round's lot cards, in order"}
@@ -120,9 +124,12 @@ class SiebenschlaeferState(Schema):
         allow_none=True,
         metadata={"description": "the viewer's cards; null for a spectator"},
     )
-    hand_counts = _ints("cards per seat")
+    hand_counts = _ints("cards in each seat's hand")
     stock_count = _int(required=True, metadata={"description": "cards in the face-down stock"})
-    pile_count = _int(required=True, metadata={"description": "cards in the played pile"})
+    discard_count = _int(required=True, metadata={
+        "description": "cards in the discard pile: the played pile, every pair laid face up"})
+    discard_top = fields.String(required=True, allow_none=True, metadata={
+        "description": "the played pile's top card (the second card of `top`); null while the pile is empty"})
     top = fields.List(
         fields.String(),
         required=True,
@@ -135,7 +142,8 @@ class SiebenschlaeferState(Schema):
         validate=validate.OneOf(["play", "start"]),
         metadata={"description": "play = a laid pair; start = a start value flipped after everybody passed"},
     )
-    target = _int(required=True, allow_none=True, metadata={"description": "the value to exceed; null when free"})
+    to_beat = _int(required=True, allow_none=True,
+                   metadata={"description": "the value the next pair must exceed; null when the table is free"})
     free = fields.Boolean(required=True, metadata={"description": "any legal pair may be laid"})
     has_drawn = fields.Boolean(required=True, metadata={"description": "the seat to move has drawn this turn"})
     drawn = fields.List(
@@ -147,15 +155,18 @@ class SiebenschlaeferState(Schema):
     passes = _int(required=True, metadata={"description": "passes in a row"})
     pass_threshold = _int(required=True, metadata={"description": "passes in a row that flip a new start value"})
     moves = _int(required=True, metadata={"description": "moves made in this round"})
-    max_turns = _int(required=True, metadata={"description": "moves per round before the match is aborted"})
+    max_turns = _int(required=True, metadata={
+        "description": "the option max_turns: moves in one round (`moves`) before the match is aborted"})
     stalled_round = fields.String(
         required=True,
         validate=validate.OneOf(["count_hands", "abort"]),
         metadata={"description": "what ends a round that can never end (option stalled_round)"},
     )
-    totals = _ints("counted points per seat over the finished rounds")
+    scores = _ints("each seat's score: its counted points over the finished rounds (the fewest win)")
     paid = _ints("rounds each seat had to pay")
-    last_round = fields.Nested(SiebenschlaeferRound, required=True, allow_none=True)
+    last_round = fields.Nested(SiebenschlaeferRound, required=True, allow_none=True, metadata={
+        "description": "the last finished round, with the hands counted and the table as it ended, kept until "
+                       "the next one ends; null before"})
     events = fields.List(
         fields.Nested(SiebenschlaeferEvent), required=True,
         metadata={"description": "what the last move caused, as its log entry shows it to the viewer (section 16), "

@@ -21,7 +21,7 @@ _SUIT = validate.OneOf(["C", "D", "H", "S"])
 class StenSuitPile(Schema):
     """One suit of the layout: its 7 and the stacks built up and down from it."""
 
-    suit = fields.String(required=True, validate=_SUIT)
+    suit = fields.String(required=True, validate=_SUIT, metadata={"description": "the suit: C, D, H or S"})
     opened = fields.Boolean(required=True, metadata={"description": "the suit's 7 is on the table"})
     cards = fields.List(fields.String(), required=True, metadata={"description": "placed cards, ascending"})
     upper_done = fields.Boolean(required=True, metadata={"description": "the king is placed; 8..K left play"})
@@ -39,7 +39,9 @@ def _seat(description: str, **kw: Any) -> fields.Integer:
 class StenEnded(Schema):
     """The end of the game as the table shows it (seeds/sten.md section 13): hands laid open, the final table."""
 
-    reason = fields.String(required=True, validate=_REASON)
+    reason = fields.String(required=True, validate=_REASON, metadata={
+        "description": "empty_hand: a hand was emptied; play_all: a declaration won; stalled: nobody could move; "
+                       "max_turns: the turn limit ended it"})
     winner = _seat("the seat that emptied its hand (or had the fewest cards when stalled); null: none",
                    allow_none=True)
     losers = fields.List(fields.Integer(strict=True), required=True,
@@ -78,7 +80,10 @@ class StenState(Schema):
                        "can win now. A listed move that would fail is still legal (it costs the stone). Null when "
                        "the viewer may not declare now (not its turn, the opening, after a failed declaration this "
                        "turn, the game over) and for a spectator"})
-    turn = fields.Integer(required=True, metadata={"description": "completed turns"})
+    current = fields.Integer(required=True, allow_none=True,
+                             metadata={"description": "the seat whose turn it is; null once the game is over"})
+    turns_played = fields.Integer(required=True, metadata={
+        "description": "turns completed so far; the option max_turns caps it"})
     ended = fields.Nested(StenEnded, required=True, allow_none=True,
                           metadata={"description": "null while the game runs; then its end as the table shows it"})
 
@@ -86,8 +91,10 @@ class StenState(Schema):
 class StenResultDetail(Schema):
     """How a game of Sten ended."""
 
-    stone_holder = fields.Integer(required=True, allow_none=True)
-    reason = fields.String(required=True, validate=_REASON)
+    stone_holder = fields.Integer(required=True, allow_none=True,
+                                  metadata={"description": "who held the stone at the end (the loser); null: nobody"})
+    reason = fields.String(required=True, validate=_REASON,
+                           metadata={"description": "how it ended, as in the ended summary's reason"})
 
 
 GAME = GameSchemas(

@@ -8,6 +8,7 @@ viewer's part; a read picks one viewer's.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from flask import Response
@@ -19,6 +20,11 @@ from service.errors import ApiError
 from service.records import UnknownSnapshot, dumps, loads_entry
 from service.runtime import Game, runtime
 from service.wire import cache_headers, json_response, query_int
+
+#: Entries read out between two cooperative pauses (a log page here, a store round trip of a
+#: stream catching up): a few microseconds of worker CPU an entry, so a page bounds what one
+#: replay adds to the latency of everyone else on the worker (each replay on it takes its turn first).
+PAGE = 50
 
 
 def entry(game: Game, seat: int, move: Move, events: tuple[Event, ...], bot: bool, version: int,
@@ -60,7 +66,11 @@ def log(game: Game, game_id: str) -> Response:
     ratelimit.replaying(min(limit, stored.version - since))  # a request per page of entries (429 over)
     # Entry of version v is the v-th: those after ``since`` start at index ``since``.
     raws = runtime().store.log(game_id, since, limit + 1) if since < stored.version else []
-    entries = [entry_for(game, raw, seat) for raw in raws[:limit]]
+    entries = []
+    for start in range(0, min(len(raws), limit), PAGE):
+        if start:
+            time.sleep(0)  # cooperative, as a stream's pages: gevent serves the worker's other requests
+        entries += [entry_for(game, raw, seat) for raw in raws[start:min(start + PAGE, limit)]]
     more = len(raws) > limit
     return json_response({"game_id": game_id, "version": stored.version, "entries": entries,
                           "next_since": entries[-1]["version"] if more else None}, headers=cache_headers(seat))

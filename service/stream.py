@@ -16,15 +16,15 @@ from flask import Response, request
 
 from service import ratelimit, slots
 from service.errors import ApiError
-from service.log import entry_for
+from service.log import PAGE, entry_for
 from service.records import dumps
 from service.runtime import Game, Runtime, runtime
 from service.store import StoreUnavailable
 from service.wire import last_event_id, query_int
 
 #: Log entries read per store round trip while a stream catches up; the worker serves its other
-#: requests between two such pages.
-STREAM_BATCH = 200
+#: requests between two such pages (``service.log.PAGE``).
+STREAM_BATCH = PAGE
 HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 

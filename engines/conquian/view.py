@@ -35,7 +35,9 @@ def _meld_rule(state: ConquianState, seat: int | None) -> dict[str, Any] | None:
 
 
 def view(state: ConquianState, seat: int | None) -> dict[str, Any]:
-    """The ``state`` part of a view for ``seat`` (None = spectator)."""
+    """The ``state`` part of a view for ``seat`` (None = spectator). ``current`` is the stored ``turn``:
+    the seat whose turn it is, under the name every game gives it (in the force phases its opponent
+    decides, so the view's ``to_move`` names the opponent then)."""
     ld = state.last_deal
     r = state.rules
     return {
@@ -43,7 +45,7 @@ def view(state: ConquianState, seat: int | None) -> dict[str, Any]:
         "dealer": state.dealer,
         "cut": list(state.cut),
         "phase": state.phase,
-        "turn": state.turn,
+        "current": None if state.phase == OVER else state.turn,
         "stake": stake(state),
         "draws_in_a_row": state.draws_in_a_row,
         "drawn_deals": state.drawn_deals,

@@ -18,7 +18,10 @@ from .state import KanasterState
 
 
 def view(state: KanasterState, seat: int | None) -> dict[str, JSON]:
-    """The ``state`` part of a view for ``seat`` (None = spectator)."""
+    """The ``state`` part of a view for ``seat`` (None = spectator). The table's common facts carry the
+    names every game gives them: the talon is the ``stock_count``, the pile the ``discard_pile``
+    (``discard_count``, ``discard_top``), the totals before this hand the ``scores``; ``players``
+    holds what is Kanaster's own per seat, ``current_turn`` what the mover did this turn."""
     rules = state.rules
     running = not state.over
     canasta_ranks = sorted({m.rank for m in state.melds if is_canasta(m)}, key=lambda r: hand_order(r + "C"))
@@ -30,11 +33,11 @@ def view(state: KanasterState, seat: int | None) -> dict[str, JSON]:
         "current": state.current if running else None,
         "phase": state.phase,
         "hand": list(state.hands[seat]) if seat is not None else None,
-        "seats": [
+        "hand_counts": [len(h) for h in state.hands],
+        "scores": list(state.scores),
+        "players": [
             {
                 "seat": s,
-                "hand_count": len(state.hands[s]),
-                "score": state.scores[s],
                 "minimum": minimum_meld(state.scores[s], rules),
                 "melded": has_melded(state, s),
                 "canasta": has_canasta(state, s),
@@ -42,14 +45,15 @@ def view(state: KanasterState, seat: int | None) -> dict[str, JSON]:
             }
             for s in range(state.players)
         ],
-        "talon_count": len(state.talon),
-        "pile": list(state.pile),
-        "pile_top": state.pile[-1] if state.pile else None,
+        "stock_count": len(state.talon),
+        "discard_pile": list(state.pile),
+        "discard_count": len(state.pile),
+        "discard_top": state.pile[-1] if state.pile else None,
         "pile_blocked": running and pile_block(state, state.current) is not None,
         "pile_frozen": pile_frozen(state),
         "blocking_ranks": canasta_ranks,
         "melds": [meld_json(i, m) for i, m in enumerate(state.melds)],
-        "turn": {
+        "current_turn": {
             "took_pile": state.took_pile,
             "pile_cards": list(state.pile_taken),
             "first_meld": state.first_meld_turn,
@@ -58,7 +62,7 @@ def view(state: KanasterState, seat: int | None) -> dict[str, JSON]:
         "max_hands": rules.max_hands,
         "hand_cap": rules.hand_cap,
         "max_turns": rules.max_turns,
-        "turns": state.turns,
+        "turns_played": state.turns,
         "hands_played": len(state.history),
         "history": [list(h) for h in state.history],
         "last_hand": hand_record_json(state.last_hand),

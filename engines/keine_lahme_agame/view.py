@@ -33,7 +33,9 @@ def options_json(cfg: Config) -> dict[str, JSON]:
 
 
 def view(state: State, seat: int | None) -> dict[str, JSON]:
-    """The ``state`` part of ``seat``'s view (None = spectator): only ``seat``'s own hand."""
+    """The ``state`` part of ``seat``'s view (None = spectator): only ``seat``'s own hand. The table's
+    common facts carry the names every game gives them (``current``, ``turns_played``, ``hand_counts``,
+    ``scores``, ``discard_*``); ``players`` holds what is this game's own per seat."""
     cfg = state.config
     n = cfg.players
     over = state.phase == OVER
@@ -45,12 +47,10 @@ def view(state: State, seat: int | None) -> dict[str, JSON]:
             {
                 "seat": s,
                 "colour": COLOURS[s],
-                "hand_count": len(state.hands[s]),
                 "row": list(row),
                 "missing": [_slot_label(v) for v in missing_slots(cfg, row)],
                 "row_complete": complete,
                 "row_points": points,
-                "score": state.scores[s],
             }
         )
     to_catch = not over and seat == state.current and state.phase in ("lead", "catching")
@@ -65,14 +65,16 @@ def view(state: State, seat: int | None) -> dict[str, JSON]:
         "phase": state.phase,
         "section": state.section + 1,
         "sections_per_game": cfg.sections_per_game,
-        "turn": state.turn,
+        "turns_played": state.turn,
         "max_turns": cfg.max_turns,
         "leader": state.leader,
         "current": None if over else state.current,
         "row_slots": [_slot_label(v) for v in cfg.slots()],
         "players": players,
         "hand": None if seat is None else list(state.hands[seat]),
-        "discard": list(state.discard),
+        "hand_counts": [len(h) for h in state.hands],
+        "discard_pile": list(state.discard),
+        "discard_count": len(state.discard),
         "discard_top": state.discard[-1] if state.discard else None,
         "caught": [{"seat": c.seat, "card": c.card, "from_seat": c.from_seat} for c in state.caught],
         "trick": [_play(p) for p in state.trick],

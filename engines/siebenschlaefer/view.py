@@ -15,7 +15,10 @@ from engines.siebenschlaefer.state import State, sort_hand
 
 
 def view(state: State, seat: int | None) -> dict[str, JSON]:
-    """The ``state`` part of ``seat``'s view (None = spectator: the table only)."""
+    """The ``state`` part of ``seat``'s view (None = spectator: the table only). The played pile is the
+    game's discard pile (``discard_count``, ``discard_top``); the match totals are its ``scores``
+    (the fewest points win); the value to exceed is ``to_beat`` (``target`` names a match target in
+    other games)."""
     active = state.status == "active"
     own = seat is not None and 0 <= seat < state.players
     hand = list(state.hands[seat]) if seat is not None and own else None
@@ -29,10 +32,11 @@ def view(state: State, seat: int | None) -> dict[str, JSON]:
         "hand": hand,
         "hand_counts": [len(h) for h in state.hands],
         "stock_count": len(state.stock),
-        "pile_count": len(state.pile),
+        "discard_count": len(state.pile),
+        "discard_top": state.pile[-1] if state.pile else None,
         "top": list(state.pile[-2:]) if len(state.pile) >= 2 else None,
         "top_kind": None if state.top_kind == "none" else state.top_kind,
-        "target": state.target,
+        "to_beat": state.target,
         "free": state.target is None,
         "has_drawn": state.has_drawn,
         "drawn": drawn(state, seat) if own and active and seat == state.current and state.has_drawn else None,
@@ -41,7 +45,7 @@ def view(state: State, seat: int | None) -> dict[str, JSON]:
         "moves": state.moves,
         "max_turns": state.settings.max_turns,
         "stalled_round": state.settings.stalled_round,
-        "totals": list(state.totals),
+        "scores": list(state.totals),
         "paid": list(state.paid),
         "last_round": round_json(state.history[-1]) if state.history else None,
         "events": [e.for_viewer(seat) for e in state.events],

@@ -38,7 +38,8 @@ def view(state: StenState, seat: int | None) -> dict[str, JSON]:
       when the viewer may not declare now (not his turn, the opening, a failed declaration this
       turn, the game is over) and for a spectator. Decided by the viewer's own hand, the layout and
       the open remainder alone, so it reveals nothing hidden.
-    - ``turn`` (int): number of completed turns.
+    - ``current`` (int | None): the seat whose turn it is; None once the game is over.
+    - ``turns_played`` (int): turns completed so far (the count the option ``max_turns`` caps).
     - ``ended`` (dict | None): None while the game runs; once it is over, the end as the table shows
       it (seeds/sten.md section 13, ``rules.ended_summary``): the hands left laid open, the dead
       cards, the final layout and remainder, winner, losers, stone holder and the cards each kept --
@@ -55,7 +56,8 @@ def view(state: StenState, seat: int | None) -> dict[str, JSON]:
         "opening": state.opening,
         "failed_play_all": state.failed_play_all,
         "play_all_wins": _play_all_wins(state, seat),
-        "turn": state.turn,
+        "current": None if state.over else state.current,
+        "turns_played": state.turn,
         "ended": ended_summary(state) if state.over else None,
     }
 

@@ -58,8 +58,9 @@ export const kanaster = {
     }
   },
 
-  seats: (v) => v.state.seats.map((s) => ({
-    count: s.hand_count, score: `${s.score} pts`, extra: s.melded ? (s.canasta ? "has a canasta" : "has melded") : `first meld ${s.minimum}+`,
+  seats: (v) => v.state.players.map((p) => ({
+    count: v.state.hand_counts[p.seat], score: `${v.state.scores[p.seat]} pts`,
+    extra: p.melded ? (p.canasta ? "has a canasta" : "has melded") : `first meld ${p.minimum}+`,
   })),
 
   table(v, { name, aim }) {
@@ -68,14 +69,14 @@ export const kanaster = {
     const mine = aim && (kinds.has("lay_off") || kinds.has("tuck") || kinds.has("take_pile_lay_off")) ? v.seat : null;
     const pileNote = [s.pile_frozen ? "frozen" : "", s.pile_blocked ? "blocked for you" : ""].filter(Boolean).join(", ");
     return [
-      box("Pile", s.pile_top ? cards([s.pile_top], { large: true }) : text("empty", "empty"),
-        text(`${plural(s.pile.length, "card", "cards")}${pileNote ? ` (${pileNote})` : ""}`),
-        s.pile.length > 1 ? more("Whole pile", cards(s.pile)) : null),
-      box("Talon", back(s.talon_count, `${s.talon_count} cards in the talon`)),
+      box("Pile", s.discard_top ? cards([s.discard_top], { large: true }) : text("empty", "empty"),
+        text(`${plural(s.discard_count, "card", "cards")}${pileNote ? ` (${pileNote})` : ""}`),
+        s.discard_count > 1 ? more("Whole pile", cards(s.discard_pile)) : null),
+      box("Talon", back(s.stock_count, `${s.stock_count} cards in the talon`)),
       box("Hand", stats(["hand", s.hand_number], ["target", s.target], ["dealer", name(s.dealer)],
         s.blocking_ranks.length ? ["blocking", s.blocking_ranks.join(" ")] : null)),
-      s.turn.took_pile ? box("Taken with the pile", cards(s.turn.pile_cards)) : null,
-      wideBox("Melds and red threes", lines("seats", s.seats.map((seat) => {
+      s.current_turn.took_pile ? box("Taken with the pile", cards(s.current_turn.pile_cards)) : null,
+      wideBox("Melds and red threes", lines("seats", s.players.map((seat) => {
         const own = s.melds.filter((m) => m.owner === seat.seat);
         return line(name(seat.seat), [
           seat.red_threes.length ? cards(seat.red_threes) : null,
@@ -114,7 +115,7 @@ export const kanaster = {
       if (kinds.has("take_pile_lay_off")) out.push({ label: `Take the pile onto ${at}`, move: { type: "take_pile_lay_off", meld: target.id } });
     }
     if (melds.length && kinds.has("meld")) out.push({ label: `Meld ${meldsText(melds)}`, move: { type: "meld", melds } });
-    const top = v.state.pile_top;
+    const top = v.state.discard_top;
     if (melds.length && kinds.has("take_pile") && top) {
       const withTop = copy(melds);
       const rank = (/** @type {string} */ c) => { const p = parse(c); return p.kind === "standard" ? p.rank : null; };

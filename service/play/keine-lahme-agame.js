@@ -58,7 +58,9 @@ export const kla = {
     }
   },
 
-  seats: (v) => v.state.players.map((p) => ({ count: p.hand_count, score: `${p.score} pts`, extra: p.colour })),
+  seats: (v) => v.state.players.map((p) => ({
+    count: v.state.hand_counts[p.seat], score: `${v.state.scores[p.seat]} pts`, extra: p.colour,
+  })),
 
   table(v, { name, aim }) {
     const s = v.state;
@@ -68,7 +70,7 @@ export const kla = {
       ? catchTarget(card, from, `${cardText(card)} from ${fromText(from, name)}`) : null);
     return [
       box("Discard pile", s.discard_top ? cards([s.discard_top], { targets: [target(s.discard_top, null)] }) : text("empty", "empty"),
-        text(s.discard.length === 1 ? "1 card" : `${s.discard.length} cards`)),
+        text(s.discard_count === 1 ? "1 card" : `${s.discard_count} cards`)),
       box("Running trick", s.trick.length
         ? lines("plays", s.trick.map((p) => line(name(p.seat), [cards(p.cards), text(p.value === null ? "hat" : `= ${p.value}`, "note")])))
         : text("no cards yet", "empty")),

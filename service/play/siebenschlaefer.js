@@ -50,15 +50,15 @@ export const siebenschlaefer = {
   },
 
   seats: (v) => v.state.hand_counts.map((n, i) => ({
-    count: n, score: `${v.state.totals[i]} points`, extra: v.state.paid[i] ? `paid ${v.state.paid[i]}` : null,
+    count: n, score: `${v.state.scores[i]} points`, extra: v.state.paid[i] ? `paid ${v.state.paid[i]}` : null,
   })),
 
   table(v) {
     const s = v.state;
     return [
       box(s.top_kind === "start" ? "Start value" : "Top pair", s.top ? cards(s.top, { large: true }) : text("empty", "empty")),
-      box("To beat", text(s.free || s.target === null ? "Free: any pair" : `more than ${s.target}`, "big")),
-      box("Stock", back(s.stock_count, `${s.stock_count} cards in the stock`), stats(["played pile", s.pile_count])),
+      box("To beat", text(s.free || s.to_beat === null ? "Free: any pair" : `more than ${s.to_beat}`, "big")),
+      box("Stock", back(s.stock_count, `${s.stock_count} cards in the stock`), stats(["played pile", s.discard_count])),
       box("Passes", text(`${s.passes} of ${s.pass_threshold}`)),
       box("Round", stats(["round", `${s.round} of ${s.rounds}`], ["moves", s.moves])),
       s.drawn && s.drawn.length ? box("You drew", cards(s.drawn)) : null,

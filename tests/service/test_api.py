@@ -115,6 +115,21 @@ def test_etag_names_version_and_seat_and_if_none_match_answers_304(client: Flask
     assert other.status_code == 200
 
 
+
+def test_a_view_cached_before_the_view_changed_shape_is_sent_again(client: FlaskClient, monkeypatch) -> None:
+    """The ETag names the view's shape: after an upgrade that renames or adds view fields, a client
+    revalidating the view it cached gets the new view, not a 304 for the old one."""
+    from service import wire
+
+    body = create(client, players=2)
+    path = f"/v1/sten/games/{body['game_id']}"
+    seat0 = auth(body["seats"][0]["token"])
+    monkeypatch.setattr(wire, "VIEW_SHAPE", wire.VIEW_SHAPE - 1)
+    before_upgrade = client.get(path, headers=seat0).headers["ETag"]
+    monkeypatch.undo()
+    again = client.get(path, headers={**seat0, "If-None-Match": before_upgrade})
+    assert again.status_code == 200 and again.headers["ETag"] != before_upgrade
+
 def _mover(client: FlaskClient, body: dict) -> tuple[str, dict]:
     for seat in body["seats"]:
         view = client.get(f"/v1/sten/games/{body['game_id']}", headers=auth(seat["token"])).json

@@ -145,7 +145,7 @@ class _Search:
         self.top: str | None = state.pile[-1] if kind == "take_pile" and state.pile else None
         self.top_rank = natural_rank(self.top) if self.top else None
         first = not any(m.owner == seat for m in state.melds)
-        self.need = ENGINE.view(state, seat)["seats"][seat]["minimum"] if first else 0
+        self.need = ENGINE.view(state, seat)["players"][seat]["minimum"] if first else 0
         if state.rules.concealed_exempt_from_minimum:
             self.need = 0  # a going-out first meld may be below the minimum: no pruning by points
         self.first = first

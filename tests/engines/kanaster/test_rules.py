@@ -631,7 +631,8 @@ def test_the_next_hand_is_dealt_automatically_and_scores_accumulate():
     hands, talon, pile, _ = rules.deal(2, s.rules, shuffled(rules.full_deck(s.rules), s.seed, "deal/2"), 1)
     assert s.hands[1] == hands[1] and s.pile == pile
     v = E.view(s, 1)
-    assert v["seats"][0]["minimum"] == 90 and v["seats"][1]["minimum"] == 50
+    assert v["players"][0]["minimum"] == 90 and v["players"][1]["minimum"] == 50
+    assert v["scores"] == list(s.scores)
     assert v["last_hand"]["went_out"] is None and v["last_hand"]["seats"][0]["total"] == 620
     assert v["melds"] == [] and v["hands_played"] == 1
 
@@ -797,8 +798,8 @@ def test_a_view_shows_only_the_viewers_hand():
     for seat in (0, 1, 2):
         v = E.view(s, seat)
         assert v["hand"] == list(s.hands[seat])
-        assert [x["hand_count"] for x in v["seats"]] == [len(h) for h in s.hands]
-        assert v["talon_count"] == len(s.talon) and "talon" not in v
+        assert v["hand_counts"] == [len(h) for h in s.hands]
+        assert v["stock_count"] == len(s.talon) and "talon" not in v
         assert "secret-seed" not in str(v)
     assert E.view(s, None)["hand"] is None
     other = E.shuffle_hidden(s, 0, "x")

@@ -745,7 +745,7 @@ def test_a_seat_sees_only_its_own_hand() -> None:
     state = play(position(3), (0, T("red-13")))
     view = E.view(state, 1)
     assert view["hand"] == list(state.hands[1])
-    assert [p["hand_count"] for p in view["players"]] == [8, 9, 9]
+    assert view["hand_counts"] == [8, 9, 9]
     text = json.dumps(view)
     assert "red-21" not in text and "green-21" not in text and "test" not in text
     assert E.view(state, None)["hand"] is None

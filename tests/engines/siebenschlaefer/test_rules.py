@@ -665,7 +665,7 @@ def test_rounds_next_round_dealt_at_once_from_the_seed() -> None:
     assert s.lots == fresh.lots and len(s.stock) == 84 and s.pile == () and s.target is None
     assert s.totals == (0, 17) and s.paid == (0, 1)
     v = E.view(s, 0)
-    assert v["round"] == 2 and v["last_round"]["winner"] == 0 and v["totals"] == [0, 17]
+    assert v["round"] == 2 and v["last_round"]["winner"] == 0 and v["scores"] == [0, 17]
 
 
 def test_rounds_match_result_fewest_points_wins() -> None:

@@ -572,7 +572,8 @@ def test_view_shows_only_the_viewers_hand() -> None:
         "opening",
         "failed_play_all",
         "play_all_wins",
-        "turn",
+        "current",
+        "turns_played",
         "ended",
     }
 

@@ -127,8 +127,8 @@ test("a Conquian meld lists every meld of the seat: one grown by the card and th
 // --- Siebenschläfer ------------------------------------------------------------------------------
 
 const SIEBEN = {
-  top_kind: "pair", top: ["6S", "7C"], free: false, target: 13, stock_count: 30, pile_count: 4, passes: 1, pass_threshold: 3,
-  round: 1, rounds: 2, moves: 9, drawn: null, hand_counts: [5, 6], totals: [0, 12], paid: [0, 2], last_round: null,
+  top_kind: "pair", top: ["6S", "7C"], free: false, to_beat: 13, stock_count: 30, discard_count: 4, discard_top: "7C", passes: 1,
+  pass_threshold: 3, round: 1, rounds: 2, moves: 9, drawn: null, hand_counts: [5, 6], scores: [0, 12], paid: [0, 2], last_round: null,
 };
 
 test("Siebenschläfer's table says what a pair must beat, and that a free table takes any pair", () => {
@@ -148,12 +148,13 @@ test("a Siebenschläfer pair is composed from exactly two selected cards", () =>
 // --- Kanaster ------------------------------------------------------------------------------------
 
 const KANASTER = {
-  seats: [
-    { seat: 0, hand_count: 9, score: 120, melded: true, canasta: false, minimum: 50, red_threes: ["3H"] },
-    { seat: 1, hand_count: 11, score: 0, melded: false, canasta: false, minimum: 50, red_threes: [] },
+  players: [
+    { seat: 0, melded: true, canasta: false, minimum: 50, red_threes: ["3H"] },
+    { seat: 1, melded: false, canasta: false, minimum: 50, red_threes: [] },
   ],
-  pile: ["4C", "9D"], pile_top: "9D", pile_frozen: true, pile_blocked: false, talon_count: 60, hand_number: 1, target: 5000,
-  dealer: 1, blocking_ranks: [], turn: { took_pile: false, pile_cards: [] }, last_hand: null,
+  hand_counts: [9, 11], scores: [120, 0],
+  discard_pile: ["4C", "9D"], discard_count: 2, discard_top: "9D", pile_frozen: true, pile_blocked: false, stock_count: 60,
+  hand_number: 1, target: 5000, dealer: 1, blocking_ranks: [], current_turn: { took_pile: false, pile_cards: [] }, last_hand: null,
   melds: [{ id: 0, owner: 0, rank: "Q", cards: ["QC", "QD", "QS"], tucked: [], canasta: false, natural: true, points: 30 }],
 };
 
@@ -162,6 +163,11 @@ test("Kanaster's pile says how many cards lie in it and whether it is frozen", (
   assert.ok(shown.includes("2 cards (frozen)"), shown.join(" / "));
   assert.ok(shown.includes("Whole pile"));
   assert.ok(shown.includes("#0 Qs \u00b7 30 pts: QC QD QS") && shown.includes("no melds"), shown.join(" / "));
+});
+
+test("Kanaster's seats take hand sizes and scores from the common per-seat lists, the first meld from players", () => {
+  assert.deepEqual(GAMES.kanaster.seats(view(KANASTER)), [
+    { count: 9, score: "120 pts", extra: "has melded" }, { count: 11, score: "0 pts", extra: "first meld 50+" }]);
 });
 
 test("Kanaster composes lay-offs, tucks and taking the pile onto an own meld it aims at", () => {
@@ -179,7 +185,7 @@ test("taking the Kanaster pile puts its top card into the group of its rank, els
   assert.deepEqual(composed.map((c) => c.move), [
     { type: "meld", melds: [["5C", "5D", "5S"], ["9C", "9S"]] },
     { type: "take_pile", melds: [["5C", "5D", "5S"], ["9D", "9C", "9S"]] }]);
-  const joker = view({ ...KANASTER, pile_top: "JK" }, { legal_moves: [{ type: "take_pile", melds: [] }] });
+  const joker = view({ ...KANASTER, discard_top: "JK" }, { legal_moves: [{ type: "take_pile", melds: [] }] });
   assert.deepEqual(GAMES.kanaster.compose(joker, ["9C", "9S"], [], null)[0].move, { type: "take_pile", melds: [["JK", "9C", "9S"]] });
 });
 
@@ -187,11 +193,11 @@ test("taking the Kanaster pile puts its top card into the group of its rank, els
 
 const AGAME = {
   players: [
-    { seat: 0, hand_count: 4, score: 0, colour: "red", row: ["red-1"], missing: ["2"], row_points: 10 },
-    { seat: 1, hand_count: 5, score: 10, colour: "blue", row: ["blue-3", "red-8"], missing: [], row_points: 100 },
+    { seat: 0, colour: "red", row: ["red-1"], missing: ["2"], row_points: 10 },
+    { seat: 1, colour: "blue", row: ["blue-3", "red-8"], missing: [], row_points: 100 },
   ],
-  discard: ["green-5"], discard_top: "green-5", trick: [], phase: "lead", section: 1, sections_per_game: 2, leader: 0,
-  caught: [], last_trick: null, last_section: null,
+  hand_counts: [4, 5], scores: [0, 10], discard_pile: ["green-5"], discard_count: 1, discard_top: "green-5", trick: [], phase: "lead",
+  section: 1, sections_per_game: 2, leader: 0, caught: [], last_trick: null, last_section: null,
   catch_targets: [{ card: "red-8", from_seat: 1 }, { card: "green-5", from_seat: null }],
 };
 
@@ -201,6 +207,11 @@ test("Keine lahme Agame offers as targets exactly the cards the view lists as ca
     [["catch-green-5-pile", "green 5 from the pile"], ["catch-red-8-1", "red 8 from P2"]]);
   assert.deepEqual(targets(GAMES["keine-lahme-agame"].table(v, { name, aim: false })), []);
   assert.deepEqual(targets(GAMES["keine-lahme-agame"].table(view(AGAME), context)), [], "no catch listed");
+});
+
+test("Keine lahme Agame's seats take hand sizes and scores from the common per-seat lists, colours from players", () => {
+  assert.deepEqual(GAMES["keine-lahme-agame"].seats(view(AGAME)), [
+    { count: 4, score: "0 pts", extra: "red" }, { count: 5, score: "10 pts", extra: "blue" }]);
 });
 
 test("a Keine lahme Agame catch needs its target and a payment; a trick, nothing aimed at", () => {
