@@ -3,7 +3,7 @@
 
 Every game's package has the same modules, each holding the same names: ``options`` (``PLAYERS``,
 ``OPTIONS``), ``state`` (the state's frozen dataclass), ``moves`` (``MOVE_TYPES``), ``rules``
-(``new_game``, ``legal_moves``, ``apply``, ``result``; ``to_move`` where the default does not
+(``new_game``, ``legal_moves``, ``apply``, ``result``, ``REASONS``; ``to_move`` where the default does not
 fit), ``view`` (``view``; ``hidden``), ``events`` (``EVENT_TYPES``: its event types, each declared
 once with its public and private fields, ``engines.eventtypes``), ``strategy`` (``heuristic_move``,
 ``evaluate``; ``ranked_moves``, ``determinize`` where the defaults do not fit) and ``migrations``
@@ -37,6 +37,7 @@ from typing import Any, Generic, TypeVar
 
 from engines import snapshot
 from engines.core import (
+    CORE_REASONS,
     JSON,
     Event,
     IllegalMove,
@@ -107,6 +108,7 @@ class Game(Generic[S]):
     move_types: tuple[type[Move], ...]
     state: type[S]
     event_types: tuple[type[EventType], ...]
+    reasons: Mapping[str, str]  # every reason its rules refuse a move for -> what it means (rules.REASONS)
     new_game: NewGame[S]
     legal_moves: Callable[[S, int], tuple[Move, ...]]
     apply: Apply[S]
@@ -140,6 +142,7 @@ class Game(Generic[S]):
             ranked_moves=getattr(strategy, "ranked_moves", None), evaluate=getattr(strategy, "evaluate", None),
             provisional=any(o.provisional for o in options.OPTIONS), format=migrations.FORMAT,
             migrations=migrations.MIGRATIONS, entry_migrations=getattr(migrations, "ENTRY_MIGRATIONS", {}),
+            reasons=rules.REASONS,
         )
 
 
@@ -180,6 +183,8 @@ class GameEngine(Generic[S]):
         self.options = game.options
         self.provisional = game.provisional
         self.move_types = game.move_types
+        assert not set(game.reasons) & set(CORE_REASONS), f"{game.id}: a reason core declares, declared again"
+        self.reasons: Mapping[str, str] = {**CORE_REASONS, **game.reasons}
         kinds = game.event_types
         if not any(k.type == GameOver.type for k in kinds):
             kinds = (*kinds, GameOver)

@@ -39,6 +39,18 @@ class IllegalMove(Exception):
         self.message = message or reason.replace("_", " ")
 
 
+#: The reasons core refuses a move for, whatever the game (``engines.contract``): each game declares
+#: its own in its ``rules.REASONS``, and an engine's ``reasons`` are these and the game's.
+#: tests/test_reasons.py reads the source: every reason raised is declared, every one declared is raised.
+CORE_REASONS: Mapping[str, str] = {
+    "game_over": "The game is over: nobody may move. Over HTTP the service answers 409 `game_over` first.",
+    "not_your_turn": "The seat is not to move now. Over HTTP the service answers 409 `not_your_turn` first.",
+    "malformed_move": "The move does not have the shape its type needs (an unknown type, a missing or unknown "
+                      "field, a value of the wrong kind). Over HTTP the move's schema refuses most of these "
+                      "first, with 422 `validation_error`.",
+}
+
+
 class InvalidOptions(Exception):
     """Options, player count or fixed deck that the game cannot be set up with.
 
@@ -317,6 +329,7 @@ class Engine(Protocol[S]):
     options: tuple[Option, ...]  # house-rule variants with defaults
     provisional: bool  # True when part of the rules is a reconstruction
     move_types: tuple[type[Move], ...]  # every move kind, for move_from_json
+    reasons: Mapping[str, str]  # every IllegalMove reason of the game (core's too) -> what it means
     event_types: tuple[type[EventType], ...]  # every event kind its moves report, game_over last
     format: int  # the stored format this code writes (1 until a release changes it)
     migrations: Mapping[int, Migration]  # encoded state: old format -> the next one

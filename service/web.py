@@ -220,6 +220,8 @@ def install(app: Flask, api: Api) -> None:
     rules = {r.rule: r for r in app.url_map.iter_rules()}
     api.spec.path(rule=rules["/play/"], operations={"get": {
         "operationId": "getWebTable", "summary": "The web table: every game playable in a browser", "tags": ["service"],
+        "description": "A page that plays every game against the server's bots or other people, from the service "
+                       "itself: nothing is loaded from elsewhere.",
         "responses": {"200": {"description": "an HTML page (its scripts and styles are served under /play/)",
                               "content": {"text/html": {"schema": {"type": "string"}}}}},
     }})

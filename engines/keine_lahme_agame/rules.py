@@ -40,6 +40,27 @@ from .moves import Catch, DiscardSingle, PassCatch, Place, Trick
 from .options import Config
 from .state import CATCHING, LEAD, OVER, PLACE, TRICK, TRICK_LEAD, Caught, Play, SectionRecord, State, TrickRecord
 
+#: Every reason the rules of Keine lahme Agame refuse a move for (``IllegalMove.reason``), with what it means:
+#: the ``illegal_move`` answer's ``reason``. Core's own (``engines.core.CORE_REASONS``) come on top.
+REASONS: Mapping[str, str] = {
+    "wrong_phase": "This kind of move is not allowed in the game's phase (`state.phase`): catching, passing, "
+                   "playing to a trick, placing won cards and discarding a single card each have their phase.",
+    "bad_card_count": "A play to a trick is one or two cards.",
+    "hat_not_alone": "The hat is always played alone.",
+    "lone_single_digit_lead": "The leader may not lead a single-digit card alone.",
+    "not_catchable": "The card is not where the catch says: not on top of the discard pile, or not in that seat's "
+                     "display.",
+    "own_display": "A player does not catch from his own display.",
+    "does_not_fit": "The card does not fit a free position of the mover's own display (row).",
+    "bad_payment_count": "A catch is paid with one or two hand cards.",
+    "card_not_in_hand": "A card named is not in the mover's hand.",
+    "hat_payment_forbidden": "The hat may not be paid (option `hut_payment`).",
+    "payment_too_low": "The payment is worth less than the card caught.",
+    "card_not_in_trick": "Only cards of the won trick may be placed.",
+    "discard_single_not_allowed": "Only a leader whose hand is one single-digit card discards it.",
+}
+
+
 # --- setup (§1, §8) ------------------------------------------------------------------------
 
 

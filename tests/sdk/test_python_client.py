@@ -63,10 +63,12 @@ def test_a_whole_sten_game_through_the_generated_client(python_sdk: ModuleType, 
     )
     from cardtable_client.models import (
         MoveCheck,
-        Problem,
         StenCreated,
         StenCreateRequest,
         StenLog,
+        StenLoggedPlayAll,
+        StenMoveProblem,
+        StenMoveProblemReason,
         StenMoveRequest,
         StenPlay,
         StenPlayAll,
@@ -91,22 +93,23 @@ def test_a_whole_sten_game_through_the_generated_client(python_sdk: ModuleType, 
              for s in game.seats}
 
     # A move built by hand with the typed classes: a card that is not in the game is refused with a
-    # typed problem, and nothing changes.
+    # typed problem, its reason one of the game's, and nothing changes.
     opener = get_sten_view.sync(game.game_id, client=seats[0])
     assert isinstance(opener, StenView)
     to_move = opener.to_move[0]
     bogus = StenMoveRequest(move=StenPlay(type_=StenPlayType.PLAY, card="ZZ"), version=0)
     refused = submit_sten_move.sync_detailed(game.game_id, client=seats[to_move], body=bogus)
     assert refused.status_code == HTTPStatus.UNPROCESSABLE_ENTITY, refused.content
-    assert isinstance(refused.parsed, Problem)
-    assert refused.parsed.code in {"validation_error", "illegal_move"} and refused.parsed.status == 422
+    assert isinstance(refused.parsed, StenMoveProblem)
+    assert refused.parsed.code == "illegal_move" and refused.parsed.status == 422
+    assert refused.parsed.reason == StenMoveProblemReason.MALFORMED_MOVE
     checked = check_sten_move.sync_detailed(game.game_id, client=seats[to_move], body=bogus)
-    assert checked.status_code == HTTPStatus.UNPROCESSABLE_ENTITY and isinstance(checked.parsed, Problem)
-    assert checked.parsed.code == refused.parsed.code
+    assert checked.status_code == HTTPStatus.UNPROCESSABLE_ENTITY and isinstance(checked.parsed, StenMoveProblem)
+    assert checked.parsed.code == refused.parsed.code and checked.parsed.reason == refused.parsed.reason
 
     rng = random.Random("sdk-python")
     posted: dict[str, int] = {tag: 0 for tag in moves_by_tag}
-    view: StenView | Problem | None = opener
+    view: StenView | StenMoveProblem | None = opener
     deadline = time.monotonic() + MAX_SECONDS
     for _ in range(MAX_MOVES):
         assert isinstance(view, StenView)
@@ -148,10 +151,13 @@ def test_a_whole_sten_game_through_the_generated_client(python_sdk: ModuleType, 
     assert isinstance(spectator, StenView) and spectator.seat is None and spectator.state.hand is None
     log = get_sten_log.sync(game.game_id, client=seats[0])
     assert isinstance(log, StenLog) and len(log.entries) == sum(posted.values()) == view.version
+    # The log's moves are typed too (a play-all as the log shows it: its cards as the caller may see them).
+    logged = (StenPlay, StenStein, StenLoggedPlayAll)
+    assert all(isinstance(e.move, logged) for e in log.entries), {type(e.move).__name__ for e in log.entries}
 
     over = submit_sten_move.sync_detailed(game.game_id, client=seats[0],
                                           body=StenMoveRequest(move=StenStein.from_dict({"type": "stein"})))
     assert over.status_code == HTTPStatus.CONFLICT
-    assert isinstance(over.parsed, Problem) and over.parsed.code == "game_over"
+    assert isinstance(over.parsed, StenMoveProblem) and over.parsed.code == "game_over"
     for client in (anonymous, *seats.values()):  # the server keeps connections alive: close ours
         client.get_httpx_client().close()
