@@ -1,9 +1,10 @@
 """A game's log: the entry each applied move writes, an entry as one viewer sees it, and
-``GET .../log``, the log redacted for the caller (an event stream sends the very same entries).
+``GET .../log``, the log redacted for the caller (an event stream and a move's answer, ``entries``,
+send the very same entries).
 
 A stored entry (``service.records``) keeps the move, the move as each viewer sees it where that
 differs (``redacted``, worked out once, when the move is applied) and its events with every
-viewer's part; a read picks one viewer's.
+viewer's part, and the time it was applied (``at``); a read picks one viewer's.
 """
 
 from __future__ import annotations
@@ -16,16 +17,16 @@ from engines.core import Event, Move
 from schemas.common import LOG_LIMIT, LOG_LIMIT_MAX
 from service import ratelimit
 from service.errors import ApiError
-from service.records import UnknownSnapshot, dumps, loads_entry
+from service.records import UnknownSnapshot, dumps, loads_entry, timestamp
 from service.runtime import Game, runtime
 from service.wire import cache_headers, json_response, query_int
 
 
 def entry(game: Game, seat: int, move: Move, events: tuple[Event, ...], bot: bool, version: int,
           players: int) -> bytes:
-    """The stored log entry of one applied move: the move, as each viewer sees it where that
-    differs (read off the move's events, ``Engine.shown_move``), and its events with every
-    viewer's part (``entry_for`` shows one viewer's)."""
+    """The stored log entry of one applied move, made now: the move, as each viewer sees it where
+    that differs (read off the move's events, ``Engine.shown_move``), its events with every
+    viewer's part (``entry_for`` shows one viewer's) and the time (``at``)."""
     engine = game.engine
     full = move.to_json()
     redacted = {}
@@ -35,7 +36,7 @@ def entry(game: Game, seat: int, move: Move, events: tuple[Event, ...], bot: boo
             if shown != full:
                 redacted["spectator" if viewer is None else str(viewer)] = shown
     return dumps({"format": engine.format, "version": version, "seat": seat, "bot": bot, "move": full,
-                  "redacted": redacted, "events": [e.to_json() for e in events]})
+                  "redacted": redacted, "events": [e.to_json() for e in events], "at": timestamp()})
 
 
 def entry_for(game: Game, raw: bytes, seat: int | None) -> dict[str, Any]:
@@ -48,7 +49,7 @@ def entry_for(game: Game, raw: bytes, seat: int | None) -> dict[str, Any]:
     viewer = "spectator" if seat is None else str(seat)
     return {"version": e["version"], "seat": e["seat"], "bot": e["bot"],
             "move": e["redacted"].get(viewer, e["move"]),
-            "events": [Event.from_json(ev).for_viewer(seat) for ev in e["events"]]}
+            "events": [Event.from_json(ev).for_viewer(seat) for ev in e["events"]], "at": e["at"]}
 
 
 def log(game: Game, game_id: str) -> Response:
