@@ -49,7 +49,18 @@ def entry_for(game: Game, raw: bytes, seat: int | None) -> dict[str, Any]:
     viewer = "spectator" if seat is None else str(seat)
     return {"version": e["version"], "seat": e["seat"], "bot": e["bot"],
             "move": e["redacted"].get(viewer, e["move"]),
-            "events": [Event.from_json(ev).for_viewer(seat) for ev in e["events"]], "at": e["at"]}
+            "events": [_event_for(ev, None if seat is None else viewer) for ev in e["events"]], "at": e["at"]}
+
+
+def _event_for(stored: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+    """A stored event (``Event.to_json``) as ``viewer`` (a seat's number as text; None: the
+    spectator) sees it: ``Event.for_viewer`` of it, read off the stored JSON without building the
+    event again."""
+    shown = {"type": stored["type"], **stored["public"]}
+    extra = None if viewer is None else stored["private"].get(viewer)
+    if extra:
+        shown.update(extra)
+    return shown
 
 
 def log(game: Game, game_id: str) -> Response:

@@ -49,12 +49,20 @@ def fingerprint(data: Any) -> str:
 loads = orjson.loads
 
 
+#: The last second ``timestamp`` wrote, and how: a move request writes three times within a
+#: millisecond or two, and formatting the date is most of the cost.
+_second: tuple[int, str] = (-1, "")
+
+
 def timestamp(at: float | None = None) -> str:
     """``at`` (default: now), in seconds since the epoch, as RFC 3339 in UTC with milliseconds:
     ``2026-11-25T14:18:10.123Z``. Every time the service stores or answers is written so."""
-    millis = int((time.time() if at is None else at) * 1000)
-    seconds, millis = divmod(millis, 1000)
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)) + f".{millis:03d}Z"
+    global _second
+    seconds, millis = divmod(int((time.time() if at is None else at) * 1000), 1000)
+    last = _second
+    if last[0] != seconds:
+        last = _second = (seconds, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)))
+    return f"{last[1]}.{millis:03d}Z"
 
 
 def _envelope_1_to_2(record: dict[str, Any]) -> dict[str, Any]:

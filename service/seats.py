@@ -32,19 +32,8 @@ def default_name(seat: int, level: str | None) -> str:
 def seats(stored: Sequence[dict[str, Any]], facts: Sequence[tuple[int, int | None]]) -> list[dict[str, Any]]:
     """The view's ``seats``: one object per seat, from the record's ``seats`` (``service.records``)
     and the game's ``seat_facts``."""
-    out = []
-    for seat, (entry, (hand_count, score)) in enumerate(zip(stored, facts, strict=True)):
-        level = seat_level(entry)
-        out.append({
-            "seat": seat,
-            "name": default_name(seat, level),
-            "kind": "human" if level is None else "bot",
-            "level": level,
-            "status": "playing",
-            "replaced_because": None,
-            "connected": None,
-            "hand_count": hand_count,
-            "score": score,
-            "clock": None,
-        })
-    return out
+    levels = [seat_level(entry) for entry in stored]
+    return [{"seat": seat, "name": default_name(seat, level), "kind": "human" if level is None else "bot",
+             "level": level, "status": "playing", "replaced_because": None, "connected": None,
+             "hand_count": hand_count, "score": score, "clock": None}
+            for seat, (level, (hand_count, score)) in enumerate(zip(levels, facts, strict=True))]
