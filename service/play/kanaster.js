@@ -58,9 +58,10 @@ export const kanaster = {
     }
   },
 
-  seats: (v) => v.state.seats.map((s) => ({
-    count: s.hand_count, score: `${s.score} pts`, extra: s.melded ? (s.canasta ? "has a canasta" : "has melded") : `first meld ${s.minimum}+`,
-  })),
+  seatNote: (v, seat) => {
+    const s = v.state.seats[seat];
+    return !s ? null : s.melded ? (s.canasta ? "has a canasta" : "has melded") : `first meld ${s.minimum}+`;
+  },
 
   table(v, { name, aim }) {
     const s = v.state;

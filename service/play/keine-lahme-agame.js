@@ -58,7 +58,7 @@ export const kla = {
     }
   },
 
-  seats: (v) => v.state.players.map((p) => ({ count: p.hand_count, score: `${p.score} pts`, extra: p.colour })),
+  seatNote: (v, seat) => v.state.players[seat]?.colour ?? null,
 
   table(v, { name, aim }) {
     const s = v.state;
