@@ -25,7 +25,7 @@ from marshmallow_oneofschema import OneOfSchema
 
 from bots import DEFAULT_LEVEL, LEVELS
 from engines.cards import CardCodes
-from engines.core import Engine, Move, Option
+from engines.core import SCORINGS, TERMINATIONS, Engine, Move, Option
 
 #: Upper bounds on collection sizes a client may send (hostile-input guard).
 MAX_LIST = 200
@@ -225,6 +225,14 @@ class GameInfo(Schema):
 
     game = fields.String(required=True, **_described("The game id: the path segment `/v1/{game}/...`."))
     title = fields.String(required=True, **_described("The game's name, for people."))
+    description = fields.String(required=True, **_described("The game in a sentence or two."))
+    scoring = fields.String(required=True, validate=validate.OneOf(list(SCORINGS)), **_described(
+        "Which way a result's `scores` win: `higher_wins`, `lower_wins`, or `none` for a game that names "
+        "winners and losers only."))
+    typical_minutes = _int(required=True, **_described(
+        "How long a game usually takes people, in minutes, at the default options (an estimate)."))
+    rules_url = fields.String(required=True, **_described(
+        "Where this service serves the game's rules as implemented (Markdown): a path on the service."))
     min_players = _int(required=True, **_described("The fewest players a game may be created for."))
     max_players = _int(required=True, **_described("The most players a game may be created for."))
     options = fields.List(fields.Nested(OptionInfo), required=True, **_described(
@@ -241,6 +249,45 @@ class Catalogue(Schema):
     """Every game this service hosts."""
 
     games = fields.List(fields.Nested(GameInfo), required=True, **_described("One entry per game."))
+
+
+# --- the table (every game) ----------------------------------------------------------------
+
+
+#: How every time is written: RFC 3339 in UTC with milliseconds, e.g. ``2026-11-25T14:18:10.123Z``.
+TIME_FORMAT = "RFC 3339 in UTC with milliseconds, e.g. `2026-11-25T14:18:10.123Z`"
+
+
+def _time(description: str, nullable: bool) -> fields.DateTime:
+    return fields.DateTime(format="iso", required=True, allow_none=nullable,
+                           metadata={"description": f"{description} ({TIME_FORMAT})"})
+
+
+class Seat(Schema):
+    """One seat of the table, the same in every game: who sits there and what the table shows of it."""
+
+    seat = _int(required=True, metadata={"description": "the seat's number, from 0"})
+    name = fields.String(required=True, metadata={
+        "description": "the seat's name: `Player 1`, `Player 2` ... for a person, the level's name for a bot "
+                       "(`Greedy bot`); plain text, to be shown as text"})
+    kind = fields.String(required=True, validate=validate.OneOf(["human", "bot", "open"]), metadata={
+        "description": "`human` (a person with the seat's token), `bot` (the server plays it) or `open` "
+                       "(nobody has taken it yet)"})
+    level = fields.String(required=True, allow_none=True, validate=validate.OneOf(list(LEVELS)),
+                          metadata={"description": "a bot's level; null for a person's seat"})
+    status = fields.String(required=True, validate=validate.OneOf(["waiting", "playing", "replaced"]), metadata={
+        "description": "`playing`; `waiting` for an open seat nobody has claimed; `replaced` once a bot has taken "
+                       "the seat over (its `kind` is then `bot`)"})
+    replaced_because = fields.String(required=True, allow_none=True, validate=validate.OneOf(["resigned", "timed_out"]),
+                                     metadata={"description": "why a bot took the seat over; null unless `replaced`"})
+    connected = fields.Boolean(required=True, allow_none=True, metadata={
+        "description": "whether the seat's player is at the table now; null while the service does not know"})
+    hand_count = _int(required=True, metadata={"description": "cards in the seat's hand"})
+    score = _int(required=True, allow_none=True, metadata={
+        "description": "the seat's running score in the game or match; null in a game that keeps none (the "
+                       "catalogue's `scoring` says which way scores win)"})
+    clock = fields.Dict(required=True, allow_none=True, metadata={
+        "description": "the seat's clock; null: the game is not played on time"})
 
 
 class Health(Schema):
@@ -284,6 +331,7 @@ class BuiltSchemas:
     log: type[Schema]
     log_entry: type[Schema]
     move_problem: type[Schema]  # a refused move (``<Prefix>MoveProblem``), its ``reason`` one of the game's
+    move_answer: type[Schema]  # the mover's view and the entries the move wrote
 
 
 def _named(name: str, attrs: dict[str, Any], base: type = Schema, doc: str | None = None) -> type:
@@ -415,10 +463,20 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
             "losers": fields.List(_int(), required=True, **_described(
                 "The seats that lost, where the game names losers (Sten's stone holder); often empty.")),
             "scores": fields.List(_int(), required=True, allow_none=True, **_described(
-                "Each seat's final score, by seat; null where the game keeps none. `winners` says who won: "
-                "in some games the lowest score wins.")),
+                "Each seat's final score, by seat; null where the game keeps none. Which way scores win is the "
+                "catalogue's `scoring`; `ranking` says it by seat.")),
             "detail": fields.Nested(game.result_detail, required=True, **_described(
                 "What else the game says about its end (why it ended, the hands or deals played).")),
+            "termination": fields.String(required=True, validate=validate.OneOf(list(TERMINATIONS)), **_described(
+                "How the game came to its end: `normal` (played out, or stopped by the game's own cap on its "
+                "length: then `status` is `aborted`); `resignation`, `timeout`, `abandoned` and `aborted` are "
+                "reserved for tables where players may resign, run out of time or leave.")),
+            "ranking": fields.List(fields.List(_int()), required=True, **_described(
+                "The seats best first, one list per place: tied seats share a place. By the scores in the game's "
+                "scoring direction (the catalogue's `scoring`), else winners first and losers last; a game "
+                "stopped by its cap ranks every seat equal.")),
+            "forfeited": fields.List(_int(), required=True, **_described(
+                "Seats that gave the game up (resigned, timed out or left); none yet.")),
         },
         doc="How the game ended.",
     )
@@ -502,10 +560,18 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
             "legal_moves": fields.List(fields.Nested(move), required=True, **_described(
                 "The caller's legal moves, each one postable as it is; empty for a spectator, a seat not to "
                 "move and a finished game. Every kind of move the seat may make is listed.")),
+            "seats": fields.List(fields.Nested(Seat), required=True, **_described(
+                "Every seat of the table in seat order, the same shape in every game.")),
             "result": fields.Nested(result, required=True, allow_none=True, **_described(
                 "How the game ended; null while it runs.")),
             "provisional": fields.Boolean(required=True, **_described(
                 "Part of the game's rules is a reconstruction (the catalogue marks its options).")),
+            "created_at": _time("When the game was created; null for a game created before the service kept "
+                                "times", nullable=True),
+            "updated_at": _time("When the game last changed (created, or its last move); null for a game not "
+                                "changed since before the service kept times", nullable=True),
+            "server_time": _time("When the service made this answer: with `updated_at`, how long ago the last "
+                                 "move was, whatever the client's clock says", nullable=False),
         },
         doc=f"A seat's (or a spectator's) view of a game of {engine.title}.",
     )
@@ -545,8 +611,19 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
             "move": fields.Nested(logged_move, required=True, **_described(
                 "The move as the caller may see it: as posted, but where its own event hides part of it.")),
             "events": events_field,
+            "at": _time("when the move was applied; null for a move applied before the service kept times",
+                        nullable=True),
         },
         doc="One applied move and what it caused, redacted for the caller.",
+    )
+    move_answer = _named(
+        f"{p}MoveAnswer",
+        {"entries": fields.List(fields.Nested(entry), required=True, metadata={
+            "description": "the log entries this request wrote, oldest first: the move, then every bot move that "
+                           "followed it, each as `get" + p + "Log` shows it to the mover"})},
+        base=view,
+        doc=f"The mover's new view of a game of {engine.title}, after any bot moves that followed, and what "
+            "happened meanwhile.",
     )
     log = _named(
         f"{p}Log",
@@ -562,4 +639,4 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
     )
     problem = move_problem(p, engine)
     return BuiltSchemas(p, options, move, moves, create_request, create_response, view, move_request, log, entry,
-                        problem)
+                        problem, move_answer)

@@ -162,7 +162,8 @@ def make_blueprint(engine: Engine, built: BuiltSchemas) -> Blueprint:
                parameters=[dict(GAME_ID)])
     @_documented(
         blp.arguments(built.move_request, example=examples.move_request),
-        blp.response(200, built.view, description="the mover's new view, after any bot moves that followed",
+        blp.response(200, built.move_answer, description="the mover's new view, after any bot moves that followed, "
+                                                          "with the log entries this request wrote (`entries`)",
                      example=examples.moved, headers={**ETAG, **CACHED, **REPLAYED}),
         *_alt(blp, P400, P401, P404, P408, P409, P413, P422, P503, schema=built.move_problem),
         blp.doc(operationId=f"submit{prefix}Move", summary="Submit one move for the caller's seat",

@@ -4,7 +4,7 @@ request or answer.
 They are made when the document is built, by the game's engine and the service's own answer
 builders (``service.view.body``, ``service.log.entry``), from a fixed seed: a game of the fewest
 players, every seat a person's, default options; the first seat to move makes its first listed move.
-Only the game id and the tokens are stand-ins (the real ones are random). The same seed makes the
+Only the game id, the tokens and the times are stand-ins (the real ones are random or now). The same seed makes the
 same examples in every process, so the committed document stays the app's.
 """
 
@@ -22,6 +22,10 @@ SEED = "example"
 #: Stand-ins for what is random in a real answer.
 GAME_ID = "PoVEs7M8_4UVkNzN"
 TOKEN = "seat-{seat}-token-from-create-keep-it-secret"
+#: Stand-in times: when the example game was created, when its first move was made, when it was read.
+CREATED_AT = "2026-11-25T14:18:10.123Z"
+MOVED_AT = "2026-11-25T14:18:42.517Z"
+READ_AT = "2026-11-25T14:18:42.530Z"
 
 
 @dataclass(frozen=True)
@@ -57,18 +61,20 @@ def _make(game: Game) -> Examples:
         "schema": SCHEMA_VERSION, "format": engine.format, "game": engine.id, "game_id": GAME_ID,
         "players": players, "options": {}, "seed": SEED, "deck": None,
         "seats": [{"hash": auth.token_hash(t), "bot": False} for t in tokens], "state": engine.encode(state),
+        "created_at": CREATED_AT, "updated_at": CREATED_AT,
     }
     created = {"game_id": GAME_ID, "game": engine.id, "version": 0, "players": players,
                "seats": [{"seat": i, "token": t, "bot": False, "level": None} for i, t in enumerate(tokens)]}
     seat = engine.to_move(state)[0]
     move = engine.legal_moves(state, seat)[0]
     after, events = engine.apply_events(state, seat, move)
-    entry = log.entry_for(game, log.entry(game, seat, move, events, False, 1, players), seat)
+    entry = {**log.entry_for(game, log.entry(game, seat, move, events, False, 1, players), seat), "at": MOVED_AT}
+    moved_record = {**record, "updated_at": MOVED_AT}
     return Examples(
         create_request=request,
         created=created,
-        view=view.body(game, record, 0, state, seat),
+        view={**view.body(game, record, 0, state, seat), "server_time": READ_AT},
         move_request={"version": 0, "move": move.to_json()},
-        moved=view.body(game, record, 1, after, seat),
+        moved={**view.body(game, moved_record, 1, after, seat), "entries": [entry], "server_time": MOVED_AT},
         log={"game_id": GAME_ID, "version": 1, "entries": [entry], "next_since": None},
     )

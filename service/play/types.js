@@ -6,6 +6,7 @@
 /** @typedef {Schemas["GameInfo"]} GameInfo */
 /** @typedef {Schemas["OptionInfo"]} OptionInfo */
 /** @typedef {Schemas["Problem"]} Problem */
+/** @typedef {Schemas["Seat"]} Seat */
 /** @typedef {Schemas["StenView"]} StenView */
 /** @typedef {Schemas["ConquianView"]} ConquianView */
 /** @typedef {Schemas["SiebenschlaeferView"]} SiebenschlaeferView */

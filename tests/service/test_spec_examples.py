@@ -1,9 +1,11 @@
 """The spec's examples are what the service answers: per game, a create with the examples' seed, the
 view of the seat to move, its move and the log, sent to the app on a real redis-server, answer exactly
-the documented examples, but for the game id and the tokens (random in a real answer)."""
+the documented examples, but for the game id, the tokens (random in a real answer) and the times
+(now in a real answer: compared as well-formed times, not as values)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -22,10 +24,16 @@ def _example(spec: dict[str, Any], path: str, method: str, status: str | None = 
     return part["content"]["application/json"]["example"]
 
 
+TIMES = {"created_at", "updated_at", "server_time", "at"}
+TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")
+
+
 def _as_example(body: Any, game_id: str) -> Any:
-    """``body`` with the real game id written as the examples' stand-in."""
+    """``body`` with the real game id written as the examples' stand-in, and every time as "a time"
+    (a malformed one stays as it is, and differs)."""
     if isinstance(body, dict):
-        return {k: GAME_ID if v == game_id else _as_example(v, game_id) for k, v in body.items()}
+        return {k: "a time" if k in TIMES and isinstance(v, str) and TIME.fullmatch(v)
+                else GAME_ID if v == game_id else _as_example(v, game_id) for k, v in body.items()}
     if isinstance(body, list):
         return [_as_example(v, game_id) for v in body]
     return body
@@ -53,12 +61,12 @@ def test_the_examples_are_the_services_answers(spec: dict[str, Any], client: Fla
     seen = _example(spec, one, "get", "200")
     auth = {"Authorization": f"Bearer {tokens[seen['seat']]}"}
     view = client.get(f"{base}/{game_id}", headers=auth)
-    assert _as_example(view.get_json(), game_id) == seen
+    assert _as_example(view.get_json(), game_id) == _as_example(seen, GAME_ID)
 
     moves = f"{one}/moves"
     moved = client.post(f"{base}/{game_id}/moves", json=_example(spec, moves, "post"), headers=auth)
     assert moved.status_code == 200, moved.get_data(as_text=True)
-    assert _as_example(moved.get_json(), game_id) == _example(spec, moves, "post", "200")
+    assert _as_example(moved.get_json(), game_id) == _as_example(_example(spec, moves, "post", "200"), GAME_ID)
 
     log = client.get(f"{base}/{game_id}/log", headers=auth)
-    assert _as_example(log.get_json(), game_id) == _example(spec, f"{one}/log", "get", "200")
+    assert _as_example(log.get_json(), game_id) == _as_example(_example(spec, f"{one}/log", "get", "200"), GAME_ID)
