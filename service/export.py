@@ -114,7 +114,7 @@ def export(game: Game, game_id: str) -> Response:
         response = Response(status=304)
         response.headers.update(headers)
         return response
-    ratelimit.replaying(stored.version)  # a request per page of entries, as a log read of them all
+    ratelimit.replaying(stored.version, "")  # a request per page of entries, as a log read of them all
     raws = _entries(game_id, stored.version)
     return json_response(document(game, stored, raws), 200, headers)
 
@@ -127,7 +127,7 @@ def positions(game: Game, game_id: str) -> Response:
     limit = query_int("limit", POSITIONS_LIMIT, 1, POSITIONS_LIMIT_MAX)
     stored, _seat = finished(game, game_id)
     last = min(stored.version, start + limit - 1)
-    ratelimit.replaying(max(1, last))
+    ratelimit.replaying(max(1, last), "ask for earlier positions or fewer (start, limit), or ")
     out = []
     if start <= stored.version:
         raws = _entries(game_id, stored.version)[:last]
