@@ -24,7 +24,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate
 from marshmallow_oneofschema import OneOfSchema
 
 from bots import DEFAULT_LEVEL, LEVELS
-from engines.core import Engine, Move, Option
+from engines.core import SCORINGS, TERMINATIONS, Engine, Move, Option
 
 #: Upper bounds on collection sizes a client may send (hostile-input guard).
 MAX_LIST = 200
@@ -151,6 +151,14 @@ class OptionInfo(Schema):
 class GameInfo(Schema):
     game = fields.String(required=True, metadata={"description": "game id, the URL slug"})
     title = fields.String(required=True)
+    description = fields.String(required=True, metadata={"description": "the game in a sentence or two"})
+    scoring = fields.String(required=True, validate=validate.OneOf(list(SCORINGS)), metadata={
+        "description": "which way a result's `scores` win: `higher_wins`, `lower_wins`, or `none` for a game that "
+                       "names winners and losers only"})
+    typical_minutes = _int(required=True, metadata={
+        "description": "how long a game usually takes people, in minutes, at the default options (an estimate)"})
+    rules_url = fields.String(required=True, metadata={
+        "description": "where this service serves the game's rules as implemented (Markdown), a path on the service"})
     min_players = _int(required=True)
     max_players = _int(required=True)
     options = fields.List(fields.Nested(OptionInfo), required=True)
@@ -163,6 +171,45 @@ class GameInfo(Schema):
 
 class Catalogue(Schema):
     games = fields.List(fields.Nested(GameInfo), required=True)
+
+
+# --- the table (every game) ----------------------------------------------------------------
+
+
+#: How every time is written: RFC 3339 in UTC with milliseconds, e.g. ``2026-11-25T14:18:10.123Z``.
+TIME_FORMAT = "RFC 3339 in UTC with milliseconds, e.g. `2026-11-25T14:18:10.123Z`"
+
+
+def _time(description: str, nullable: bool) -> fields.DateTime:
+    return fields.DateTime(format="iso", required=True, allow_none=nullable,
+                           metadata={"description": f"{description} ({TIME_FORMAT})"})
+
+
+class Seat(Schema):
+    """One seat of the table, the same in every game: who sits there and what the table shows of it."""
+
+    seat = _int(required=True, metadata={"description": "the seat's number, from 0"})
+    name = fields.String(required=True, metadata={
+        "description": "the seat's name: `Player 1`, `Player 2` ... for a person, the level's name for a bot "
+                       "(`Greedy bot`); plain text, to be shown as text"})
+    kind = fields.String(required=True, validate=validate.OneOf(["human", "bot", "open"]), metadata={
+        "description": "`human` (a person with the seat's token), `bot` (the server plays it) or `open` "
+                       "(nobody has taken it yet)"})
+    level = fields.String(required=True, allow_none=True, validate=validate.OneOf(list(LEVELS)),
+                          metadata={"description": "a bot's level; null for a person's seat"})
+    status = fields.String(required=True, validate=validate.OneOf(["waiting", "playing", "replaced"]), metadata={
+        "description": "`playing`; `waiting` for an open seat nobody has claimed; `replaced` once a bot has taken "
+                       "the seat over (its `kind` is then `bot`)"})
+    replaced_because = fields.String(required=True, allow_none=True, validate=validate.OneOf(["resigned", "timed_out"]),
+                                     metadata={"description": "why a bot took the seat over; null unless `replaced`"})
+    connected = fields.Boolean(required=True, allow_none=True, metadata={
+        "description": "whether the seat's player is at the table now; null while the service does not know"})
+    hand_count = _int(required=True, metadata={"description": "cards in the seat's hand"})
+    score = _int(required=True, allow_none=True, metadata={
+        "description": "the seat's running score in the game or match; null in a game that keeps none (the "
+                       "catalogue's `scoring` says which way scores win)"})
+    clock = fields.Dict(required=True, allow_none=True, metadata={
+        "description": "the seat's clock; null: the game is not played on time"})
 
 
 class Health(Schema):
@@ -202,6 +249,7 @@ class BuiltSchemas:
     move_request: type[Schema]
     log: type[Schema]
     log_entry: type[Schema]
+    move_answer: type[Schema]
 
 
 def _named(name: str, attrs: dict[str, Any], base: type = Schema, doc: str | None = None) -> type:
@@ -285,6 +333,17 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
             "losers": fields.List(_int(), required=True),
             "scores": fields.List(_int(), required=True, allow_none=True),
             "detail": fields.Nested(game.result_detail, required=True),
+            "termination": fields.String(required=True, validate=validate.OneOf(list(TERMINATIONS)), metadata={
+                "description": "how the game came to its end: `normal` (played out, or stopped by the game's own cap "
+                               "on its length: then `status` is `aborted`); `resignation`, `timeout`, `abandoned` "
+                               "and `aborted` are reserved for tables where players may resign, run out of time or "
+                               "leave"}),
+            "ranking": fields.List(fields.List(_int()), required=True, metadata={
+                "description": "the seats best first, one list per place: tied seats share a place. By the scores "
+                               "in the game's scoring direction (the catalogue's `scoring`), else winners first and "
+                               "losers last; a game stopped by its cap ranks every seat equal"}),
+            "forfeited": fields.List(_int(), required=True, metadata={
+                "description": "seats that gave the game up (resigned, timed out or left); none yet"}),
         },
         doc="How the game ended.",
     )
@@ -347,8 +406,16 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
             "to_move": fields.List(_int(), required=True),
             "state": fields.Nested(game.state, required=True),
             "legal_moves": fields.List(fields.Nested(move), required=True),
+            "seats": fields.List(fields.Nested(Seat), required=True, metadata={
+                "description": "every seat of the table in seat order, the same shape in every game"}),
             "result": fields.Nested(result, required=True, allow_none=True),
             "provisional": fields.Boolean(required=True),
+            "created_at": _time("when the game was created; null for a game created before the service kept "
+                                "times", nullable=True),
+            "updated_at": _time("when the game last changed (created, or its last move); null for a game not "
+                                "changed since before the service kept times", nullable=True),
+            "server_time": _time("when the service made this answer: with `updated_at`, how long ago the last "
+                                 "move was, whatever the client's clock says", nullable=False),
         },
         doc=f"A seat's (or a spectator's) view of a game of {engine.title}.",
     )
@@ -381,8 +448,19 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
             "bot": fields.Boolean(required=True),
             "move": fields.Dict(required=True, metadata={"description": "the move, redacted for the caller"}),
             "events": events_field,
+            "at": _time("when the move was applied; null for a move applied before the service kept times",
+                        nullable=True),
         },
         doc="One applied move and what it caused, redacted for the caller.",
+    )
+    move_answer = _named(
+        f"{p}MoveAnswer",
+        {"entries": fields.List(fields.Nested(entry), required=True, metadata={
+            "description": "the log entries this request wrote, oldest first: the move, then every bot move that "
+                           "followed it, each as `get" + p + "Log` shows it to the mover"})},
+        base=view,
+        doc=f"The mover's new view of a game of {engine.title}, after any bot moves that followed, and what "
+            "happened meanwhile.",
     )
     log = _named(
         f"{p}Log",
@@ -395,4 +473,5 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
         },
         doc="The move log, redacted for the caller.",
     )
-    return BuiltSchemas(p, options, move, moves, create_request, create_response, view, move_request, log, entry)
+    return BuiltSchemas(p, options, move, moves, create_request, create_response, view, move_request, log, entry,
+                        move_answer)

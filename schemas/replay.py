@@ -36,8 +36,9 @@ class ExportSeat(Schema):
     name = fields.String(required=True, metadata={"description": "the seat's name as the table showed it; a "
                                                                  "person's default is `Player <seat + 1>`, a "
                                                                  "bot's its level's (`Greedy bot`)"})
-    kind = fields.String(required=True, validate=validate.OneOf(["human", "bot"]),
-                         metadata={"description": "`human`: a person played it; `bot`: the server did"})
+    kind = fields.String(required=True, validate=validate.OneOf(["human", "bot", "open"]),
+                         metadata={"description": "`human`: a person played it; `bot`: the server did; `open`: "
+                                                  "nobody took the seat, as the view's `seats` say"})
     level = fields.String(required=True, allow_none=True, validate=validate.OneOf(list(LEVELS)),
                           metadata={"description": "the bot's level; null for a person's seat"})
 

@@ -104,16 +104,23 @@ def make_store(settings: Settings) -> Store:
 
 
 def catalogue_entries() -> list[dict[str, Any]]:
+    """Every hosted game as the catalogue lists it: what the engine declares (its title, players,
+    options, scoring direction, description and typical length), its bot levels, and where this
+    service serves its rules (``service.web``)."""
     return [
         {
             "game": e.id,
             "title": e.title,
+            "description": e.description,
             "min_players": e.players.start,
             "max_players": e.players.stop - 1,
             "options": [o.to_json() for o in e.options],
             "provisional": e.provisional,
             "bot_levels": list(LEVELS),
             "default_bot_level": DEFAULT_LEVEL,
+            "scoring": e.scoring,
+            "typical_minutes": e.typical_minutes,
+            "rules_url": web.rules_path(e.id),
         }
         for e in REGISTRY.values()
     ]

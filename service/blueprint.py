@@ -150,7 +150,8 @@ def make_blueprint(engine: Engine, built: BuiltSchemas) -> Blueprint:
     @blp.route("/games/<string(maxlength=64):game_id>/moves", methods=["POST"], endpoint="submit")
     @_documented(
         blp.arguments(built.move_request),
-        blp.response(200, built.view, description="the mover's new view, after any bot moves that followed"),
+        blp.response(200, built.move_answer, description="the mover's new view, after any bot moves that followed, "
+                                                          "with the log entries this request wrote (`entries`)"),
         *_alt(blp, P400, P401, P404, P408, P409, P413, P422, P503),
         blp.doc(operationId=f"submit{prefix}Move", summary="Submit one move for the caller's seat",
                 parameters=[IDEMPOTENCY], security=BEARER),

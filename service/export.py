@@ -21,27 +21,23 @@ from flask import Response
 from engines.core import IllegalMove, InvalidOptions, move_from_json
 from engines.replay import FORMAT
 from schemas.replay import POSITIONS_LIMIT, POSITIONS_LIMIT_MAX
-from service import ratelimit, view
-from service.bots import seat_level
+from service import ratelimit, seats, view
 from service.errors import ApiError
 from service.log import PAGE
-from service.records import UnknownSnapshot, loads_entry
+from service.records import UnknownSnapshot, loads_entry, timestamp
 from service.runtime import Game, runtime
 from service.versions import Stored
 from service.wire import etag, json_response, matches, query_int
 
+#: What an export keeps of each of the view's ``seats``: who sat where, not how the table stood.
+SEAT_FIELDS = ("seat", "name", "kind", "level")
 
-def seats(record: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The export's seats, ``{"seat", "name", "kind", "level"}``: who sat where. A seat's own name
-    where the record keeps one, else the default: a person "Player <n>" (from 1), a bot its level's
-    ("Greedy bot")."""
-    out = []
-    for seat, stored in enumerate(record["seats"]):
-        level = seat_level(stored)
-        default = f"Player {seat + 1}" if level is None else f"{level.capitalize()} bot"
-        out.append({"seat": seat, "name": stored.get("name") or default,
-                    "kind": "human" if level is None else "bot", "level": level})
-    return out
+
+def export_seats(game: Game, stored: Stored) -> list[dict[str, Any]]:
+    """The export's seats, ``{"seat", "name", "kind", "level"}``: who sat where, named as every view
+    names them (``service.seats``)."""
+    table = seats.seats(stored.record["seats"], game.engine.seat_facts(stored.state))
+    return [{name: seat[name] for name in SEAT_FIELDS} for seat in table]
 
 
 def finished(game: Game, game_id: str) -> tuple[Stored, int | None]:
@@ -77,7 +73,7 @@ def document(game: Game, stored: Stored, raws: list[bytes]) -> dict[str, Any]:
             e = loads_entry(raw, engine)
         except UnknownSnapshot as exc:
             raise ApiError(409, "unknown_snapshot_version", f"The stored log cannot be read: {exc}.") from None
-        entries.append({"version": e["version"], "seat": e["seat"], "bot": e["bot"], "at": e.get("at"),
+        entries.append({"version": e["version"], "seat": e["seat"], "bot": e["bot"], "at": e["at"],
                         "move": e["move"], "events": e["events"]})
     result = engine.result(stored.state)
     assert result is not None, "only a finished game is exported"
@@ -85,10 +81,10 @@ def document(game: Game, stored: Stored, raws: list[bytes]) -> dict[str, Any]:
         "format": FORMAT,
         "game": engine.id,
         "game_id": record["game_id"],
-        "created_at": record.get("created_at"),
+        "created_at": record["created_at"],
         "players": players,
         "options": options,
-        "seats": seats(record),
+        "seats": export_seats(game, stored),
         "seed": record["seed"],
         "deck": _deck(game, record, options),
         "entries": entries,
@@ -137,21 +133,25 @@ def positions(game: Game, game_id: str) -> Response:
 
 
 def _positions(game: Game, stored: Stored, raws: list[bytes], start: int) -> list[dict[str, Any]]:
-    """The positions ``start`` .. ``len(raws)`` of the game, replayed from its setup."""
+    """The positions ``start`` .. ``len(raws)`` of the game, replayed from its setup: each the
+    spectator's view as it was then (``updated_at`` the time of the move that led there, ``server_time``
+    this answer's) and every seat's hand."""
     engine = game.engine
     record = stored.record
     players = record["players"]
+    now = timestamp()
     try:
         state = engine.new_game(players, record["options"], record["seed"], record.get("deck"))
     except InvalidOptions as exc:
         raise _not_replayable(0, str(exc)) from None
     out = []
+    at = record["created_at"]
     for version in range(len(raws) + 1):
         if version and version % PAGE == 0:
             time.sleep(0)
         if version >= start:
-            out.append({"version": version,
-                        "view": view.body(game, record, version, state, None),
+            shown = {**view.body(game, record, version, state, None), "updated_at": at, "server_time": now}
+            out.append({"version": version, "view": shown,
                         "hands": [engine.view(state, seat).get("hand") for seat in range(players)]})
         if version == len(raws):
             break
@@ -160,6 +160,7 @@ def _positions(game: Game, stored: Stored, raws: list[bytes], start: int) -> lis
             state = engine.apply(state, e["seat"], move_from_json(engine.move_types, e["move"]))
         except (IllegalMove, UnknownSnapshot) as exc:
             raise _not_replayable(version + 1, str(exc)) from None
+        at = e["at"]
     return out
 
 

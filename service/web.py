@@ -45,6 +45,11 @@ IMMUTABLE = 365 * 24 * 3600
 _ASSET_REF = re.compile(r'\b(src|href)="([A-Za-z0-9_.-]+\.(?:js|css))"')
 
 
+def rules_path(game: str) -> str:
+    """Where this service serves a game's rules (``seeds/<game>.md``): the catalogue's ``rules_url``."""
+    return f"/play/rules/{game}.md"
+
+
 class Hashes:
     """Content hashes of a folder's files, recomputed when a file's size or time changes (so an
     edit under ``cardtable serve`` shows on the next reload without a restart)."""

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from engines import REGISTRY
 from engines.core import Engine, IllegalMove, Move, Result, move_from_json
-from tests.playout import built, canonical, playout, short_options
+from tests.playout import built, canonical, playout, served_view, short_options
 
 ENGINES = sorted(REGISTRY.values(), key=lambda e: e.id)
 IDS = [e.id for e in ENGINES]
@@ -182,15 +182,8 @@ def test_views_match_their_wire_schema(engine: Engine, data: st.DataObject) -> N
 
 
 def _validate_view(engine: Engine, view_schema, state, viewer) -> None:
-    result = engine.result(state)
-    body = {
-        "game_id": "g", "game": engine.id, "version": 0,
-        "status": "finished" if result else "active", "players": 2, "seat": viewer,
-        "to_move": list(engine.to_move(state)), "state": engine.view(state, viewer),
-        "legal_moves": [m.to_json() for m in engine.legal_moves(state, viewer)] if viewer is not None else [],
-        "result": result.to_json() if result else None, "provisional": engine.provisional,
-    }
-    errors = view_schema.validate(json.loads(json.dumps(body)))
+    body = served_view(engine, state, viewer)
+    errors = view_schema.validate(body)
     assert not errors, f"{engine.id} view for {viewer} does not match its schema: {errors}"
 
 

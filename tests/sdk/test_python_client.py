@@ -67,6 +67,8 @@ def test_a_whole_sten_game_through_the_generated_client(python_sdk: ModuleType, 
         StenCreated,
         StenCreateRequest,
         StenLog,
+        StenLogEntry,
+        StenMoveAnswer,
         StenMoveRequest,
         StenPlay,
         StenPlayAll,
@@ -106,11 +108,11 @@ def test_a_whole_sten_game_through_the_generated_client(python_sdk: ModuleType, 
 
     rng = random.Random("sdk-python")
     posted: dict[str, int] = {tag: 0 for tag in moves_by_tag}
-    view: StenView | Problem | None = opener
+    view: StenView | StenMoveAnswer | Problem | None = opener
     deadline = time.monotonic() + MAX_SECONDS
     for _ in range(MAX_MOVES):
-        assert isinstance(view, StenView)
-        if view.status == StenViewStatus.FINISHED:
+        assert isinstance(view, StenView | StenMoveAnswer)
+        if view.status.value == StenViewStatus.FINISHED.value:
             break
         assert time.monotonic() < deadline, f"game not over after {MAX_SECONDS}s ({sum(posted.values())} moves)"
         seat = view.to_move[0]
@@ -129,11 +131,15 @@ def test_a_whole_sten_game_through_the_generated_client(python_sdk: ModuleType, 
         assert reply.status_code == HTTPStatus.OK, reply.content
         posted[move.type_.value] += 1
         view = reply.parsed
-        assert isinstance(view, StenView) and view.version == mine.version + 1
+        assert isinstance(view, StenMoveAnswer) and view.version == mine.version + 1
+        # the answer says what the request wrote: the move, typed as the log types it
+        assert [type(e) for e in view.entries] == [StenLogEntry]
+        assert (view.entries[0].seat, view.entries[0].version) == (seat, view.version)
+        assert view.seats[seat].hand_count == len(view.state.hand)
     else:
         raise AssertionError(f"no end after {MAX_MOVES} moves")
 
-    assert isinstance(view, StenView)
+    assert isinstance(view, StenMoveAnswer)
     assert view.to_move == [] and view.legal_moves == []
     assert posted["play"] > 0
     # The typed result: with a spec whose nullable `result` is modelled right, the generated client

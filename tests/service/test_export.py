@@ -98,6 +98,7 @@ def test_a_finished_games_export_replays_through_the_engine_and_matches_its_sche
     assert [(s["name"], s["level"]) for s in export["seats"]] == [("Player 1", None), ("Random bot", "random")]
     view = client.get(f"/v1/{game}/games/{gid}").json
     assert len(export["entries"]) == view["version"] and export["result"] == view["result"]
+    assert export["created_at"] == view["created_at"] and export["entries"][-1]["at"] is not None
     assert any(e["bot"] for e in export["entries"]) and any(not e["bot"] for e in export["entries"])
     replayed = replay(export)
     assert replayed.ok, replayed.summary()
@@ -181,7 +182,12 @@ def test_positions_show_every_position_with_every_hand_open(client: FlaskClient,
     assert [p["version"] for p in positions] == list(range(final["version"] + 1))
     assert positions[0]["view"]["status"] == "active" and positions[0]["view"]["result"] is None
     last = positions[-1]
-    assert last["view"] == {**final, "seat": None, "legal_moves": []}  # the spectator's view of the end
+    export = export_of(client, game, gid)
+    times = [export["created_at"]] + [e["at"] for e in export["entries"]]
+    assert [p["view"]["updated_at"] for p in positions] == times, "each position as it stood after its move"
+    assert all(t is not None for t in times)
+    same = {"seat": None, "legal_moves": [], "updated_at": times[-1], "server_time": last["view"]["server_time"]}
+    assert last["view"] == {**final, **same}  # the spectator's view of the end
     seat0 = client.get(f"/v1/{game}/games/{gid}", headers=auth(str(tokens[0]))).json
     assert last["hands"][0] == seat0["state"]["hand"]  # the seat's own hand, as its view shows it
     assert all(len(p["hands"]) == 2 and all(isinstance(h, list) for h in p["hands"]) for p in positions)
