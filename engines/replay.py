@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engines import REGISTRY
-from engines.core import JSON, Engine, Event, IllegalMove, InvalidOptions, move_from_json
+from engines.core import JSON, Engine, IllegalMove, InvalidOptions, move_from_json
 
 #: The format name every export carries; a later, incompatible format gets a new number.
 FORMAT = "cardtable-replay/1"
@@ -177,9 +177,3 @@ def _events_differ(made: list[Any], recorded: list[Any]) -> str:
 def _brief(event: Any, limit: int = 300) -> str:
     text = json.dumps(event, sort_keys=True)
     return text if len(text) <= limit else text[:limit] + "..."
-
-
-def stored_events(events: list[Event]) -> list[dict[str, JSON]]:
-    """Events as an export holds them: every viewer's part, as JSON reads it back."""
-    plain: list[dict[str, JSON]] = _plain([e.to_json() for e in events])
-    return plain
