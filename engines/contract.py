@@ -50,6 +50,7 @@ from engines.core import (
     Option,
     Result,
     check_players,
+    deal_from,
     ranked,
     resolve_options,
 )
@@ -60,6 +61,7 @@ from engines.hidden import Hidden, deal
 S = TypeVar("S")
 
 NewGame = Callable[[int, Mapping[str, JSON] | None, str, Sequence[str] | None], S]
+Pack = Callable[[int, Mapping[str, JSON]], tuple[str, ...]]
 Apply = Callable[[S, int, Move, list[Event] | None], S]
 Chooser = Callable[[S, int, random.Random], Move]
 
@@ -86,6 +88,9 @@ class Game(Generic[S]):
     - ``new_game(players, options, seed, deck)``: deal, from ``deck`` (top card first) when one is
       given; core has checked the player count and the seed and resolved ``options`` (every option,
       defaults filled in); InvalidOptions for what only the game can refuse (a combination, a deck);
+    - ``pack(players, options)``: the cards in play (``options`` resolved), in a fixed order: what
+      the first deal shuffles by the seed (``engines.core.deal_from``), so that core can say which
+      deck a game was dealt from (``first_deck``);
     - ``legal_moves(state, seat)``: the moves ``seat`` may post now;
     - ``apply(state, seat, move, events)``: the state after the move, verify first and build after:
       IllegalMove(reason) and nothing changed when refused. What the move caused is appended to
@@ -123,6 +128,7 @@ class Game(Generic[S]):
     apply: Apply[S]
     view: Callable[[S, int | None], dict[str, JSON]]
     result: Callable[[S], Result | None]
+    pack: Pack
     seat_facts: Callable[[S], tuple[tuple[int, int | None], ...]]
     scoring: str
     description: str
@@ -150,7 +156,7 @@ class Game(Generic[S]):
         return Game(
             id=id, title=title, players=options.PLAYERS, options=options.OPTIONS, move_types=moves.MOVE_TYPES,
             state=state, event_types=events.EVENT_TYPES, new_game=rules.new_game, legal_moves=rules.legal_moves,
-            apply=rules.apply, view=view.view, result=rules.result, seat_facts=view.seat_facts,
+            apply=rules.apply, view=view.view, result=rules.result, pack=rules.pack, seat_facts=view.seat_facts,
             scoring=scoring, description=description, typical_minutes=typical_minutes,
             to_move=getattr(rules, "to_move", None),
             hidden=getattr(view, "hidden", _nothing_hidden), determinize=getattr(strategy, "determinize", None),
@@ -236,6 +242,12 @@ class GameEngine(Generic[S]):
         if not isinstance(seed, str):
             raise InvalidOptions({"seed": "must be a string"})
         return self.game.new_game(players, resolved, seed, deck)
+
+    def first_deck(self, players: int, options: Mapping[str, JSON] | None, seed: str,
+                   deck: Sequence[str] | None = None) -> tuple[str, ...]:
+        check_players(players, self.players)
+        resolved = resolve_options(self.options, options)
+        return deal_from(deck, self.game.pack(players, resolved), seed)
 
     def to_move(self, state: S) -> tuple[int, ...]:
         return self._to_move(state)

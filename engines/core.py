@@ -385,6 +385,13 @@ class Engine(Protocol[S]):
         the same as from a shuffled deck. Raises InvalidOptions."""
         ...
 
+    def first_deck(self, players: int, options: Mapping[str, JSON] | None, seed: str,
+                   deck: Sequence[str] | None = None) -> tuple[str, ...]:
+        """The deck ``new_game`` with the same arguments deals its first deal from, top card first:
+        the fixed ``deck`` when one is given, else the game's cards shuffled by ``seed``. A game
+        created with this deck (and the same seed) is the very same game. Raises InvalidOptions."""
+        ...
+
     def to_move(self, state: S) -> tuple[int, ...]:
         """Seats that may move now; () once the game is over (and only then)."""
         ...

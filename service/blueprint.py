@@ -1,7 +1,7 @@
 """The routes of one game under ``/v1/<game>``, and their OpenAPI description.
 
 ``make_blueprint(engine, built)`` routes each request to its job's module (``service.create``,
-``service.view``, ``service.moves``, ``service.log``, ``service.stream``) over one ``Game``, and
+``service.view``, ``service.moves``, ``service.log``, ``service.stream``, ``service.export``) over one ``Game``, and
 documents every operation with the game's own schemas. flask-smorest's decorators are applied for
 the document only (``_documented``): a request goes straight to the plain handler.
 """
@@ -16,7 +16,8 @@ from marshmallow import Schema
 
 from engines.core import Engine
 from schemas.common import BuiltSchemas, LogQuery, MoveCheck, Problem
-from service import create, log, moves, ratelimit, stream, view
+from schemas.replay import PositionsQuery, build_replay
+from service import create, export, log, moves, ratelimit, stream, view
 from service.errors import PROBLEM
 from service.examples import game_examples
 from service.runtime import STREAM_MAX_ENTRIES, Game
@@ -45,6 +46,11 @@ P429_HELD = (429, "rate_limited (over CARDTABLE_RATE_LIMIT for the caller's seat
                   "too_many_streams (the caller's seat or address already holds as many event streams and long "
                   "polls as it may); retry after `Retry-After`")
 
+P409_OVER = (409, "game_not_finished: the game is still running (`current_version` says where); "
+                  "not_replayable: the stored game no longer plays under this release's rules")
+P429_EXPORT = (429, "rate_limited: over CARDTABLE_RATE_LIMIT for the caller's seat, or else its address; the "
+                    f"entries replayed count a request per {ratelimit.REPLAY_PAGE}, as a log read of them; retry "
+                    "after `Retry-After`")
 P429_LOG = (429, "rate_limited: over CARDTABLE_RATE_LIMIT for the caller's seat, or else its address; the entries "
                  f"asked for count a request per {ratelimit.REPLAY_PAGE} (a seat's count against its address too); "
                  "ask for fewer (`limit`) or retry after `Retry-After`")
@@ -228,5 +234,44 @@ def make_blueprint(engine: Engine, built: BuiltSchemas) -> Blueprint:
     )
     def game_log(game_id: str) -> Response:
         return log.log(game, game_id)
+
+    replay = build_replay(engine, built)
+
+    @blp.route("/games/<string(maxlength=64):game_id>/export", methods=["GET"], endpoint="export",
+               parameters=[dict(GAME_ID)])
+    @_documented(
+        blp.response(200, replay.export, description="the finished game, every entry unredacted",
+                     headers={"ETag": {"description": "names the game's last version: an export never changes",
+                                       "schema": {"type": "string"}},
+                              "Cache-Control": {"description": "`public, no-cache`", "schema": {"type": "string"}}}),
+        blp.alt_response(304, description="not modified since the ETag in If-None-Match"),
+        *_alt(blp, P401, P404, P409_OVER, P503, P429_EXPORT),
+        blp.doc(operationId=f"export{prefix}Game", summary="A finished game as one replayable document",
+                description="The game as it was set up (players, options, seed and the first deal's deck) and "
+                            "played (every move and event, unredacted, with its time), and its result: create a "
+                            "game with the same seed, options and players and post every entry's move as its "
+                            "seat to play it again. Only once the game is over (409 `game_not_finished` before): "
+                            "until then nothing hidden is revealed. Anyone who knows the game may ask; a seat "
+                            "token, when sent, must be valid.",
+                parameters=[IF_NONE_MATCH], security=BEARER_OPTIONAL),
+    )
+    def export_game(game_id: str) -> Response:
+        return export.export(game, game_id)
+
+    @blp.route("/games/<string(maxlength=64):game_id>/positions", methods=["GET"], endpoint="positions",
+               parameters=[dict(GAME_ID)])
+    @_documented(
+        blp.arguments(PositionsQuery, location="query"),
+        blp.response(200, replay.positions, description="the positions asked for, every hand open"),
+        *_alt(blp, P401, P404, P409_OVER, P422Q, P503, P429_EXPORT),
+        blp.doc(operationId=f"get{prefix}Positions", summary="A finished game's positions, every hand open",
+                description="Watching a finished game again: from position `start` (0 is the deal) on, each "
+                            "position's spectator view and every seat's hand. The server plays the game again "
+                            "from its start up to the last position asked for, which costs what reading as many "
+                            "log entries does. Only once the game is over (409 `game_not_finished` before).",
+                security=BEARER_OPTIONAL),
+    )
+    def game_positions(game_id: str) -> Response:
+        return export.positions(game, game_id)
 
     return blp

@@ -30,6 +30,9 @@ ERRORS: tuple[tuple[str, str, str], ...] = (
     ("409", "not_your_turn", "the seat is not to move"),
     ("409", "game_over", "the game has finished"),
     ("409", "log_full", "the game holds the most moves this server keeps of one game"),
+    ("409", "game_not_finished", "an export or a game's positions asked for before the game is over"),
+    ("409", "not_replayable", "a stored game no longer plays under this release's rules, so it cannot be "
+                              "shown move by move"),
     ("409", "unknown_snapshot_version", "the game was stored by a newer release (during an upgrade): retry"),
     ("413", "payload_too_large", "the body is over the size limit"),
     ("415", "unsupported_media_type", "the framework's own refusal of a body's media type"),

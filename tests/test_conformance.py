@@ -232,6 +232,21 @@ def test_the_deal_is_a_function_of_the_seed(engine: Engine) -> None:
 
 
 @pytest.mark.parametrize("engine", ENGINES, ids=IDS)
+def test_the_first_deck_deals_the_very_same_game(engine: Engine) -> None:
+    """``first_deck`` is the deck a game was dealt from (an export's ``deck``): a game created with it
+    and the same seed is the same game at every table size, and a fixed deck is its own first deck."""
+    options = short_options(engine)
+    for players in engine.players:
+        for seed in ("deck-a", "deck-b"):
+            deck = engine.first_deck(players, options, seed)
+            assert sorted(deck) == sorted(engine.first_deck(players, options, "another")), "not the same cards"
+            assert engine.new_game(players, options, seed, deck) == engine.new_game(players, options, seed)
+            assert engine.first_deck(players, options, "another", deck) == deck
+    players = engine.players.start
+    assert engine.first_deck(players, options, "deck-a") != engine.first_deck(players, options, "deck-b")
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=IDS)
 def test_moves_round_trip_through_json(engine: Engine) -> None:
     from engines.core import move_from_json
 

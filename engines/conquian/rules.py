@@ -104,13 +104,18 @@ def _cut_for_dealer(seed: str) -> tuple[tuple[str, ...], int]:
     raise AssertionError("a 40-card deck cannot tie on every pair")  # four of each rank, 20 pairs
 
 
+def pack(players: int, options: Mapping[str, Any]) -> tuple[str, ...]:
+    """The cards in play: the 40 of every deal, a standard deck without its 8s, 9s and 10s (seeds/conquian.md 1)."""
+    return DECK
+
+
 def new_game(players: int, options: Mapping[str, Any], seed: str, deck: Sequence[str] | None) -> ConquianState:
     """Set up a match and deal its first deal (seeds/conquian.md 2).
 
     ``deck`` (top card first) replaces ``shuffled(DECK, seed, "deal")`` for the first deal only.
     """
     rules = Rules(**options)
-    cards = deal_from(deck, DECK, seed)
+    cards = deal_from(deck, pack(players, options), seed)
     if rules.first_dealer == "low_card_draw":
         cut, dealer = _cut_for_dealer(seed)
     else:

@@ -124,17 +124,27 @@ def deal(
     return tuple(sort_hand(h) for h in hands), tuple(talon), tuple(pile), tuple(cut)
 
 
+def _rules(players: int, options: Mapping[str, Any]) -> Rules:
+    """The match's rules from the resolved options: ``decks`` null is 2 packs for 2-3 players, 3 for 4-5."""
+    resolved = dict(options)
+    if resolved["decks"] is None:
+        resolved["decks"] = 2 if players <= 3 else 3
+    return Rules(**resolved)
+
+
+def pack(players: int, options: Mapping[str, Any]) -> tuple[str, ...]:
+    """The cards in play: every pack of the match with its jokers (section 2)."""
+    return full_deck(_rules(players, options))
+
+
 def new_game(players: int, options: Mapping[str, Any], seed: str, deck: Sequence[str] | None) -> KanasterState:
     """Set up a match and deal its first hand; seat 0 deals it (section 3).
 
     ``deck`` (top card first) replaces ``shuffled(full deck, seed, "deal")`` for the first hand
     only; later hands shuffle the same cards with purpose ``deal/<hand number>``.
     """
-    resolved = dict(options)
-    if resolved["decks"] is None:
-        resolved["decks"] = 2 if players <= 3 else 3
-    rules = Rules(**resolved)
-    cards = full_deck(rules)
+    rules = _rules(players, options)
+    cards = pack(players, options)
     if players * rules.cards_per_player + 20 > len(cards):  # unreachable within the option bounds
         raise InvalidOptions({"options.cards_per_player": "too many cards for the packs in play"})
     order = deal_from(deck, cards, seed)

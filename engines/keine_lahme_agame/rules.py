@@ -64,6 +64,12 @@ REASONS: Mapping[str, str] = {
 # --- setup (§1, §8) ------------------------------------------------------------------------
 
 
+def pack(players: int, options: Mapping[str, JSON]) -> tuple[str, ...]:
+    """The cards in play: the cards of the players' colours (§1). Each card goes to the player of its
+    colour, so any order of them deals the same hands."""
+    return full_deck(players, str(options["card_set"]))
+
+
 def new_game(players: int, options: Mapping[str, JSON], seed: str, deck: Sequence[str] | None) -> State:
     """Each player takes the cards of his colour (§1). The deal does not depend on the order of
     a given ``deck``: every card goes to the player of its colour, so dealing from any deck,
@@ -84,7 +90,7 @@ def new_game(players: int, options: Mapping[str, JSON], seed: str, deck: Sequenc
         sections_per_game=players if sections is None else sections,
         max_turns=opts["max_turns"],
     )
-    expected = full_deck(players, config.card_set)
+    expected = pack(players, options)
     if deck is not None:
         check_deck(deck, expected)
     # The first leader is the only draw of the game: the deal itself is fixed by the colours.

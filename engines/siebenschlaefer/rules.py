@@ -365,10 +365,15 @@ def draw_lots(candidates: Sequence[int], stock: Sequence[str]) -> tuple[int, tup
 # --- setting up ---------------------------------------------------------------------------
 
 
+def pack(players: int, options: Mapping[str, JSON]) -> tuple[str, ...]:
+    """The cards in play: two packs of 52, whatever the table (section 1)."""
+    return FULL_DECK
+
+
 def new_game(players: int, options: Mapping[str, JSON], seed: str, deck: Sequence[str] | None) -> State:
     """Deal round 1 from ``deck`` (top first) or from ``shuffled(FULL_DECK, seed, "deal")``."""
     settings = Settings(**options)
-    cards = deal_from(deck, FULL_DECK, seed)
+    cards = deal_from(deck, pack(players, options), seed)
     blank = State(
         players=players,
         settings=settings,

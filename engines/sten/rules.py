@@ -47,6 +47,11 @@ DECK: tuple[str, ...] = standard_deck()
 # --- setup -------------------------------------------------------------------------------------------
 
 
+def pack(players: int, options: Mapping[str, JSON]) -> tuple[str, ...]:
+    """The cards in play: one pack of 52, whatever the table (section 2)."""
+    return DECK
+
+
 def new_game(players: int, options: Mapping[str, JSON], seed: str, deck: Sequence[str] | None) -> StenState:
     """Deal a game (seeds/sten.md sections 2 and 3).
 
@@ -59,10 +64,10 @@ def new_game(players: int, options: Mapping[str, JSON], seed: str, deck: Sequenc
     opts = StenOptions(**options)
     if opts.remainder_policy == "restrict" and players not in (2, 4):
         raise InvalidOptions({"players": "remainder_policy 'restrict' allows only 2 or 4 players"})
-    cards = deal_from(deck, DECK, seed)
-    dealt = len(cards) if opts.remainder_policy == "uneven" else len(cards) // players * players
-    hands = tuple(sort_cards(cards[seat:dealt:players]) for seat in range(players))
-    rest = cards[dealt:]
+    order = deal_from(deck, pack(players, options), seed)
+    dealt = len(order) if opts.remainder_policy == "uneven" else len(order) // players * players
+    hands = tuple(sort_cards(order[seat:dealt:players]) for seat in range(players))
+    rest = order[dealt:]
     remainder = sort_cards(rest) if opts.remainder_policy == "open" else ()
     dead = rest if opts.remainder_policy == "dead" else ()
     low: tuple[int, ...] = (0, 0, 0, 0)

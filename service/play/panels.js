@@ -41,8 +41,8 @@ export function summaryEl(s, onContinue) {
     onContinue ? h("button", { type: "button", "data-key": "dismiss", onclick: onContinue }, "Continue") : null);
 }
 
-/** @param {Outcome} o @param {string} game */
-export function resultEl(o, game) {
+/** @param {Outcome} o @param {string} game @param {string | null} watch the link that watches the game again (none while watching) */
+export function resultEl(o, game, watch) {
   return h("section", { class: "result panel", "data-result": o.status, "aria-labelledby": "result-title" },
     h("h3", { id: "result-title" }, o.headline),
     o.winners ? h("p", null, `Winners: ${o.winners}`) : null,
@@ -52,7 +52,8 @@ export function resultEl(o, game) {
       h("li", { value: p.place }, p.names))) : null,
     o.scores.length ? h("table", { class: "scores" }, h("tbody", null, o.scores.map((s) => h("tr", null,
       h("td", null, s.name), h("td", { class: "num" }, String(s.score)))))) : null,
-    h("p", null, h("a", { href: `#new=${encodeURIComponent(game)}` }, "Play again"), " \u00b7 ", h("a", { href: "#" }, "Lobby")));
+    h("p", null, watch ? h("a", { href: watch, "data-action": "watch-again" }, "Watch again") : null, watch ? " \u00b7 " : null,
+      h("a", { href: `#new=${encodeURIComponent(game)}` }, "Play again"), " \u00b7 ", h("a", { href: "#" }, "Lobby")));
 }
 
 /**

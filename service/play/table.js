@@ -280,7 +280,7 @@ export class TableController {
       seatsEl(seatRows(v, (seat) => this.game.seatNote(v, seat), name)),
       summary && summary.key !== this.dismissed
         ? summaryEl(summary, v.status === "active" ? () => { this.dismissed = summary.key; this.draw(); } : null) : null,
-      result ? resultEl(result, this.gameId) : null,
+      result ? resultEl(result, this.gameId, `#watch=${encodeURIComponent(this.id)}&g=${encodeURIComponent(this.gameId)}`) : null,
       boardEl(this.game.table(v, { name, aim: turn }), aim),
       this.handPanel(v, turn),
       moves,
