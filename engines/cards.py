@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -19,6 +20,26 @@ JOKER = "JK"
 #: Rank code -> number, ace low (A=1 ... K=13).
 RANK_VALUE: dict[str, int] = {r: i + 1 for i, r in enumerate(RANKS)}
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+
+
+@dataclass(frozen=True)
+class CardCodes:
+    """The card codes of one game, as its wire documents them: a regular expression every code of the
+    game matches (``pattern``) and what its ranks, suits and jokers are (``description``).
+
+    A game marks each text field of its moves and events that holds one of its cards as
+    ``Annotated[str, CARDS]`` (its ``Card``); the wire schemas then name the game's card schema
+    (``<Game>Card``) for that field."""
+
+    pattern: str
+    description: str = field(repr=False)
+
+
+def standard_codes(ranks: Sequence[str], jokers: bool, description: str) -> CardCodes:
+    """The codes of a game played with standard cards of ``ranks`` in the four suits (and ``JK``
+    when it has jokers): ``description`` says what the game's deck is."""
+    cards = f"({'|'.join(ranks)})[{''.join(SUITS)}]"
+    return CardCodes(f"^({cards}|{JOKER})$" if jokers else f"^{cards}$", description)
 
 
 def code(rank: str, suit: str) -> str:

@@ -3,12 +3,13 @@
 
 Every game's package has the same modules, each holding the same names: ``options`` (``PLAYERS``,
 ``OPTIONS``), ``state`` (the state's frozen dataclass), ``moves`` (``MOVE_TYPES``), ``rules``
-(``new_game``, ``legal_moves``, ``apply``, ``result``; ``to_move`` where the default does not
+(``new_game``, ``legal_moves``, ``apply``, ``result``, ``REASONS``; ``to_move`` where the default does not
 fit), ``view`` (``view``; ``hidden``), ``events`` (``EVENT_TYPES``: its event types, each declared
 once with its public and private fields, ``engines.eventtypes``), ``strategy`` (``heuristic_move``,
 ``evaluate``; ``ranked_moves``, ``determinize`` where the defaults do not fit) and ``migrations``
-(``FORMAT``, ``MIGRATIONS``; ``ENTRY_MIGRATIONS``). So its ``__init__`` only names it:
-``ENGINE = GameEngine(Game.of(__name__, "sten", 'Sten ("Stein")', StenState))``. Core adds what
+(``FORMAT``, ``MIGRATIONS``; ``ENTRY_MIGRATIONS``). So its ``__init__`` only names it and says what a
+catalogue shows of it: ``ENGINE = GameEngine(Game.of(__name__, "sten", 'Sten ("Stein")', StenState,
+scoring="none", typical_minutes=20, description="..."))``. Core adds what
 every game shares, the way OpenSpiel's Python games write their ``State`` hooks and the framework
 guards the rest:
 
@@ -21,6 +22,7 @@ guards the rest:
   the game's narrower subclass of it);
 - ``to_move`` from the state's ``current`` seat and ``over`` flag, unless the game says otherwise;
 - the snapshot codec (``engines.snapshot``), compiled from the state's type hints;
+- the result's ``ranking`` (``engines.core.ranked``), from the game's ``scoring`` direction;
 - the log's redaction of a move from its events (``Move.shown_by``);
 - ``determinize`` and the leak checks' ``shuffle_hidden`` from the game's hidden places
   (``engines.hidden``), and the bots' defaults (a random listed move, no evaluation before the end).
@@ -37,7 +39,9 @@ from typing import Any, Generic, TypeVar
 
 from engines import snapshot
 from engines.core import (
+    CORE_REASONS,
     JSON,
+    SCORINGS,
     Event,
     IllegalMove,
     InvalidOptions,
@@ -46,6 +50,8 @@ from engines.core import (
     Option,
     Result,
     check_players,
+    deal_from,
+    ranked,
     resolve_options,
 )
 from engines.eventtypes import EventType, GameOver, declared_fields, game_over_event
@@ -55,6 +61,7 @@ from engines.hidden import Hidden, deal
 S = TypeVar("S")
 
 NewGame = Callable[[int, Mapping[str, JSON] | None, str, Sequence[str] | None], S]
+Pack = Callable[[int, Mapping[str, JSON]], tuple[str, ...]]
 Apply = Callable[[S, int, Move, list[Event] | None], S]
 Chooser = Callable[[S, int, random.Random], Move]
 
@@ -72,13 +79,18 @@ class Game(Generic[S]):
     report, ``engines.eventtypes``; its own ``GameOver`` last, where it narrows core's), ``state``
     (the state's frozen dataclass, which the codec is compiled from), ``provisional`` (part of the
     rules is a reconstruction), ``format`` and its ``migrations``/``entry_migrations`` (older stored
-    formats -> the next one).
+    formats -> the next one); and for a catalogue: ``scoring`` (which way its scores win,
+    ``engines.core.SCORINGS``), ``description`` (the game in a sentence or two) and
+    ``typical_minutes`` (how long people usually play one, at the default options).
 
     The rules (called only for a seat to move in a running game, core checks it first):
 
     - ``new_game(players, options, seed, deck)``: deal, from ``deck`` (top card first) when one is
       given; core has checked the player count and the seed and resolved ``options`` (every option,
       defaults filled in); InvalidOptions for what only the game can refuse (a combination, a deck);
+    - ``pack(players, options)``: the cards in play (``options`` resolved), in a fixed order: what
+      the first deal shuffles by the seed (``engines.core.deal_from``), so that core can say which
+      deck a game was dealt from (``first_deck``);
     - ``legal_moves(state, seat)``: the moves ``seat`` may post now;
     - ``apply(state, seat, move, events)``: the state after the move, verify first and build after:
       IllegalMove(reason) and nothing changed when refused. What the move caused is appended to
@@ -86,7 +98,10 @@ class Game(Generic[S]):
       ``events`` is None when nobody reads them (a bot's search), and then the game may skip
       building them. Not the closing ``game_over``: core adds it;
     - ``view(state, seat)``: what ``seat`` (None: a spectator) may see;
-    - ``result(state)``: None while the game runs;
+    - ``result(state)``: None while the game runs (core adds the ``ranking``);
+    - ``seat_facts(state)``: per seat, the cards in its hand and its running score (None where the
+      game keeps none): what every table shows of a seat, written once per game, last in its
+      ``view`` module;
     - ``to_move(state)``: the seats to move, () once over; by default ``(state.current,)`` until
       ``state.over``.
 
@@ -107,11 +122,17 @@ class Game(Generic[S]):
     move_types: tuple[type[Move], ...]
     state: type[S]
     event_types: tuple[type[EventType], ...]
+    reasons: Mapping[str, str]  # every reason its rules refuse a move for -> what it means (rules.REASONS)
     new_game: NewGame[S]
     legal_moves: Callable[[S, int], tuple[Move, ...]]
     apply: Apply[S]
     view: Callable[[S, int | None], dict[str, JSON]]
     result: Callable[[S], Result | None]
+    pack: Pack
+    seat_facts: Callable[[S], tuple[tuple[int, int | None], ...]]
+    scoring: str
+    description: str
+    typical_minutes: int
     to_move: Callable[[S], tuple[int, ...]] | None = None
     hidden: Callable[[S, int | None], Sequence[Hidden]] = _nothing_hidden
     determinize: Callable[[S, int, random.Random], S] | None = None
@@ -124,7 +145,8 @@ class Game(Generic[S]):
     entry_migrations: Mapping[int, Migration] = field(default_factory=dict)
 
     @staticmethod
-    def of(package: str, id: str, title: str, state: type[S]) -> Game[S]:
+    def of(package: str, id: str, title: str, state: type[S], *, scoring: str, description: str,
+           typical_minutes: int) -> Game[S]:
         """The rules of the game in ``package``, read from its modules where every game keeps them
         (the module docstring): the hooks a game leaves out get core's defaults. A game is
         ``provisional`` when some of its options are (a reconstructed rule)."""
@@ -134,12 +156,15 @@ class Game(Generic[S]):
         return Game(
             id=id, title=title, players=options.PLAYERS, options=options.OPTIONS, move_types=moves.MOVE_TYPES,
             state=state, event_types=events.EVENT_TYPES, new_game=rules.new_game, legal_moves=rules.legal_moves,
-            apply=rules.apply, view=view.view, result=rules.result, to_move=getattr(rules, "to_move", None),
+            apply=rules.apply, view=view.view, result=rules.result, pack=rules.pack, seat_facts=view.seat_facts,
+            scoring=scoring, description=description, typical_minutes=typical_minutes,
+            to_move=getattr(rules, "to_move", None),
             hidden=getattr(view, "hidden", _nothing_hidden), determinize=getattr(strategy, "determinize", None),
             heuristic_move=getattr(strategy, "heuristic_move", None),
             ranked_moves=getattr(strategy, "ranked_moves", None), evaluate=getattr(strategy, "evaluate", None),
             provisional=any(o.provisional for o in options.OPTIONS), format=migrations.FORMAT,
             migrations=migrations.MIGRATIONS, entry_migrations=getattr(migrations, "ENTRY_MIGRATIONS", {}),
+            reasons=rules.REASONS,
         )
 
 
@@ -179,7 +204,13 @@ class GameEngine(Generic[S]):
         self.players = game.players
         self.options = game.options
         self.provisional = game.provisional
+        assert game.scoring in SCORINGS, f"{game.id}: scoring is one of {SCORINGS}, not {game.scoring!r}"
+        self.scoring = game.scoring
+        self.description = game.description
+        self.typical_minutes = game.typical_minutes
         self.move_types = game.move_types
+        assert not set(game.reasons) & set(CORE_REASONS), f"{game.id}: a reason core declares, declared again"
+        self.reasons: Mapping[str, str] = {**CORE_REASONS, **game.reasons}
         kinds = game.event_types
         if not any(k.type == GameOver.type for k in kinds):
             kinds = (*kinds, GameOver)
@@ -211,6 +242,12 @@ class GameEngine(Generic[S]):
         if not isinstance(seed, str):
             raise InvalidOptions({"seed": "must be a string"})
         return self.game.new_game(players, resolved, seed, deck)
+
+    def first_deck(self, players: int, options: Mapping[str, JSON] | None, seed: str,
+                   deck: Sequence[str] | None = None) -> tuple[str, ...]:
+        check_players(players, self.players)
+        resolved = resolve_options(self.options, options)
+        return deal_from(deck, self.game.pack(players, resolved), seed)
 
     def to_move(self, state: S) -> tuple[int, ...]:
         return self._to_move(state)
@@ -251,7 +288,13 @@ class GameEngine(Generic[S]):
         return self.game.view(state, seat)
 
     def result(self, state: S) -> Result | None:
-        return self.game.result(state)
+        outcome = self.game.result(state)
+        if outcome is None or outcome.ranking:
+            return outcome
+        return dataclasses.replace(outcome, ranking=ranked(outcome, self.scoring, len(self.game.seat_facts(state))))
+
+    def seat_facts(self, state: S) -> tuple[tuple[int, int | None], ...]:
+        return self.game.seat_facts(state)
 
     # --- snapshots and the log ----------------------------------------------------------------
 

@@ -39,6 +39,18 @@ class IllegalMove(Exception):
         self.message = message or reason.replace("_", " ")
 
 
+#: The reasons core refuses a move for, whatever the game (``engines.contract``): each game declares
+#: its own in its ``rules.REASONS``, and an engine's ``reasons`` are these and the game's.
+#: tests/test_reasons.py reads the source: every reason raised is declared, every one declared is raised.
+CORE_REASONS: Mapping[str, str] = {
+    "game_over": "The game is over: nobody may move. Over HTTP the service answers 409 `game_over` first.",
+    "not_your_turn": "The seat is not to move now. Over HTTP the service answers 409 `not_your_turn` first.",
+    "malformed_move": "The move does not have the shape its type needs (an unknown type, a missing or unknown "
+                      "field, a value of the wrong kind). Over HTTP the move's schema refuses most of these "
+                      "first, with 422 `validation_error`.",
+}
+
+
 class InvalidOptions(Exception):
     """Options, player count or fixed deck that the game cannot be set up with.
 
@@ -50,6 +62,15 @@ class InvalidOptions(Exception):
         self.errors = dict(errors)
 
 
+#: Which way a game's scores win (``Engine.scoring``): the higher total, the lower total, or no score at
+#: all (winners and losers only).
+SCORINGS = ("higher_wins", "lower_wins", "none")
+#: How a game came to its end (``Result.termination``). Every game ends ``normal`` today: played out, or
+#: stopped by its own safety cap on length (then ``status`` is ``aborted``). The others are reserved for
+#: what a table may do later: a player resigns, runs out of time, leaves, or the game is called off.
+TERMINATIONS = ("normal", "resignation", "timeout", "abandoned", "aborted")
+
+
 @dataclass(frozen=True)
 class Result:
     """How a finished game ended.
@@ -57,6 +78,9 @@ class Result:
     ``status`` is ``finished`` (played out) or ``aborted`` (the safety cap ended it).
     ``winners``/``losers`` are seats; ``scores`` maps seat -> points where the game
     scores; ``detail`` holds game-specific JSON-native facts (documented per game).
+    ``termination`` says how the game came to an end (``TERMINATIONS``); ``ranking`` lists the
+    seats best first, tied seats sharing a place (core fills it in from the game's scoring:
+    ``ranked``); ``forfeited`` the seats that gave the game up (none yet).
     """
 
     status: str
@@ -64,6 +88,9 @@ class Result:
     losers: tuple[int, ...] = ()
     scores: tuple[int, ...] | None = None
     detail: Mapping[str, JSON] = field(default_factory=dict)
+    termination: str = "normal"
+    ranking: tuple[tuple[int, ...], ...] = ()
+    forfeited: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, JSON]:
         return {
@@ -72,7 +99,33 @@ class Result:
             "losers": list(self.losers),
             "scores": None if self.scores is None else list(self.scores),
             "detail": dict(self.detail),
+            "termination": self.termination,
+            "ranking": [list(place) for place in self.ranking],
+            "forfeited": list(self.forfeited),
         }
+
+
+def ranked(result: Result, scoring: str, seats: int) -> tuple[tuple[int, ...], ...]:
+    """The seats of a finished game best first, as a list of places; tied seats share a place.
+
+    A game that scores (``higher_wins``/``lower_wins``, and ``scores`` given) ranks by its scores in
+    that direction, equal scores sharing a place. A game without scores ranks its winners first, its
+    losers last and every other seat between them (a seat that both won and lost, as Sten's stone
+    may make a winner, counts as a winner). A game its safety cap stopped (``aborted``) has no winner:
+    every seat shares the one place.
+    """
+    assert scoring in SCORINGS, f"unknown scoring {scoring!r}"
+    everyone = tuple(range(seats))
+    if result.status == "aborted":
+        return (everyone,) if everyone else ()
+    if scoring != "none" and result.scores is not None:
+        sign = -1 if scoring == "higher_wins" else 1
+        values = sorted({result.scores[s] for s in everyone}, key=lambda v: sign * v)
+        return tuple(tuple(s for s in everyone if result.scores[s] == v) for v in values)
+    won = tuple(s for s in everyone if s in result.winners)
+    lost = tuple(s for s in everyone if s in result.losers and s not in won)
+    rest = tuple(s for s in everyone if s not in won and s not in lost)
+    return tuple(place for place in (won, rest, lost) if place)
 
 
 @dataclass(frozen=True)
@@ -342,7 +395,11 @@ class Engine(Protocol[S]):
     players: range  # allowed player counts
     options: tuple[Option, ...]  # house-rule variants with defaults
     provisional: bool  # True when part of the rules is a reconstruction
+    scoring: str  # which way the scores win: "higher_wins", "lower_wins" or "none" (SCORINGS)
+    description: str  # the game in a sentence or two, for a catalogue
+    typical_minutes: int  # how long a game usually takes people, at the default options
     move_types: tuple[type[Move], ...]  # every move kind, for move_from_json
+    reasons: Mapping[str, str]  # every IllegalMove reason of the game (core's too) -> what it means
     event_types: tuple[type[EventType], ...]  # every event kind its moves report, game_over last
     format: int  # the stored format this code writes (1 until a release changes it)
     migrations: Mapping[int, Migration]  # encoded state: old format -> the next one
@@ -352,6 +409,13 @@ class Engine(Protocol[S]):
                  deck: Sequence[str] | None = None) -> S:
         """Deal a new game. ``deck`` is the whole deck, top card first; the deal from it is
         the same as from a shuffled deck. Raises InvalidOptions."""
+        ...
+
+    def first_deck(self, players: int, options: Mapping[str, JSON] | None, seed: str,
+                   deck: Sequence[str] | None = None) -> tuple[str, ...]:
+        """The deck ``new_game`` with the same arguments deals its first deal from, top card first:
+        the fixed ``deck`` when one is given, else the game's cards shuffled by ``seed``. A game
+        created with this deck (and the same seed) is the very same game. Raises InvalidOptions."""
         ...
 
     def to_move(self, state: S) -> tuple[int, ...]:
@@ -383,7 +447,13 @@ class Engine(Protocol[S]):
         ...
 
     def result(self, state: S) -> Result | None:
-        """None while the game runs."""
+        """None while the game runs; at the end with its ``ranking`` (``ranked``, by ``scoring``)."""
+        ...
+
+    def seat_facts(self, state: S) -> tuple[tuple[int, int | None], ...]:
+        """What every table shows of each seat, whatever the game, one pair per seat in seat order:
+        the cards in its hand, and its running score (None where the game keeps none). The service
+        builds every view's ``seats`` from it."""
         ...
 
     def encode(self, state: S) -> dict[str, JSON]:

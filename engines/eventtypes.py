@@ -17,19 +17,22 @@ A field is one of three kinds, named by how it is declared:
 
 A nested object of a field is a ``Record`` (declared like an event type, without a tag). Field
 types are ``int``, ``str``, ``bool``, ``Literal`` choices, ``X | None``, sequences, records and
-``TypedDict`` objects; ``Annotated[str, Length(2, 3)]`` bounds a text's length.
+``TypedDict`` objects; ``Annotated[str, Length(1, 64)]`` bounds a text's length, and a game's
+``Annotated[str, CARDS]`` (``engines.cards.CardCodes``) says the text is one of its card codes.
 ``mismatches`` checks an emitted event against its declaration (the tests run it on every game).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Literal, dataclass_transform
 
+from engines.cards import CardCodes
 from engines.core import JSON, Event, Result
 
 #: How a field of an event is shown (the ``kind`` in a field's metadata).
@@ -56,7 +59,7 @@ def spread(doc: str) -> Any:
 
 @dataclass(frozen=True)
 class Length:
-    """Bounds on the length of a text field: ``Annotated[str, Length(2, 3)]`` (a card code)."""
+    """Bounds on the length of a text field: ``Annotated[str, Length(1, 64)]``."""
 
     min: int | None = None
     max: int | None = None
@@ -251,8 +254,10 @@ def _matches(value: Any, hint: Any) -> bool:
     if origin is Annotated:
         base, *marks = typing.get_args(hint)
         bounds = [m for m in marks if isinstance(m, Length)]
+        codes = [m for m in marks if isinstance(m, CardCodes)]
         return _matches(value, base) and all(
-            (b.min is None or len(value) >= b.min) and (b.max is None or len(value) <= b.max) for b in bounds)
+            (b.min is None or len(value) >= b.min) and (b.max is None or len(value) <= b.max) for b in bounds
+        ) and all(re.search(c.pattern, value) is not None for c in codes)
     inner = _optional(hint)
     if inner is not None:
         return value is None or _matches(value, inner)

@@ -24,7 +24,8 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate
 from marshmallow_oneofschema import OneOfSchema
 
 from bots import DEFAULT_LEVEL, LEVELS
-from engines.core import Engine, Move, Option
+from engines.cards import CardCodes
+from engines.core import SCORINGS, TERMINATIONS, Engine, Move, Option
 
 #: Upper bounds on collection sizes a client may send (hostile-input guard).
 MAX_LIST = 200
@@ -46,6 +47,44 @@ class StrictBoolean(fields.Boolean):
 
 def _int(**kw: Any) -> fields.Integer:
     return fields.Integer(strict=True, **kw)
+
+
+def _described(text: str, **kw: Any) -> dict[str, Any]:
+    """``kw`` with ``text`` as the field's description (in the OpenAPI document)."""
+    return {**kw, "metadata": {**kw.get("metadata", {}), "description": text}}
+
+
+class CardField(fields.String):
+    """A card code of one game. It loads as any text does (the rules judge the card: an unknown code is
+    an ``illegal_move``); the OpenAPI document names the game's card schema for it (``<Prefix>Card``,
+    made from the game's ``engines.cards.CardCodes`` by ``service.spec``)."""
+
+    def __init__(self, prefix: str, codes: CardCodes, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.component = f"{prefix}Card"
+        self.codes = codes
+
+
+def card_codes(engine: Engine) -> CardCodes | None:
+    """The card codes ``engine``'s moves are marked with (``Annotated[str, CARDS]``), if any."""
+    for kind in engine.move_types:
+        for hint in typing.get_type_hints(kind, include_extras=True).values():
+            found = _codes_in(hint)
+            if found is not None:
+                return found
+    return None
+
+
+def _codes_in(hint: Any) -> CardCodes | None:
+    if typing.get_origin(hint) is typing.Annotated:
+        for mark in typing.get_args(hint)[1:]:
+            if isinstance(mark, CardCodes):
+                return mark
+    for arg in typing.get_args(hint):
+        found = _codes_in(arg)
+        if found is not None:
+            return found
+    return None
 
 
 class MoveOneOf(OneOfSchema):
@@ -72,16 +111,40 @@ class MoveOneOf(OneOfSchema):
 
 
 class Problem(Schema):
-    """An error, as ``application/problem+json``."""
+    """An error, as `application/problem+json` (RFC 9457). `code` says which error it is; the fields
+    after it come only with the codes that name them. A refused request changed nothing (but for a
+    `store_unavailable` whose `detail` says the write may have applied)."""
 
-    type = fields.String(required=True, metadata={"description": "URI naming the problem type"})
-    title = fields.String(required=True)
-    status = _int(required=True)
-    detail = fields.String(required=True)
-    code = fields.String(required=True, metadata={"description": "stable machine code, e.g. `stale_version`"})
-    errors = fields.Dict(metadata={"description": "validation errors by location (validation_error)"})
-    current_version = _int(metadata={"description": "the game's current version (stale_version)"})
-    reason = fields.String(metadata={"description": "stable rule code (illegal_move)"})
+    type = fields.String(required=True, **_described(
+        "A URI naming the kind of problem: `urn:cardtable:problem:<code>`."))
+    title = fields.String(required=True, **_described("The name of the HTTP status, e.g. `Conflict`."))
+    status = _int(required=True, **_described("The HTTP status code of the answer."))
+    detail = fields.String(required=True, **_described(
+        "What went wrong, for people. It never names a card hidden from the caller, and its wording may "
+        "change: program against `code`."))
+    code = fields.String(required=True, **_described(
+        "The stable machine code of the error, e.g. `stale_version`, `illegal_move`, `rate_limited`. The "
+        "API's description lists every code with its status and when it comes."))
+    errors = fields.Dict(**_described(
+        "With `validation_error`: what is invalid, by where it is (a body field such as `players` or "
+        "`options.target`, a query parameter, a header) -> the messages, nested as the body is."))
+    current_version = _int(**_described(
+        "With `stale_version`, `not_your_turn`, `game_over` and `log_full`: the game's version now; fetch "
+        "the view and decide again."))
+    reason = fields.String(**_described(
+        "With `illegal_move`: the rule the move breaks, as a stable code (each game's `<Game>MoveProblem` "
+        "lists its codes and what each means)."))
+
+
+def move_problem(prefix: str, engine: Engine) -> type[Schema]:
+    """The problem a move of ``engine`` can be refused with (``<Prefix>MoveProblem``): ``Problem`` with
+    ``reason`` one of the game's reasons (``Engine.reasons``), each described."""
+    listed = "\n".join(f"- `{code}`: {meaning}" for code, meaning in engine.reasons.items())
+    reason = fields.String(validate=validate.OneOf(list(engine.reasons)), **_described(
+        f"With `illegal_move`: the rule of {engine.title} the move breaks, as a stable code, one of:\n\n{listed}"))
+    return _named(f"{prefix}MoveProblem", {"reason": reason}, base=Problem, doc=(
+        f"An error answering a move of {engine.title} (or its check), as `application/problem+json`: "
+        "`illegal_move` names the broken rule in `reason`."))
 
 
 def event_doc(title: str) -> str:
@@ -90,7 +153,7 @@ def event_doc(title: str) -> str:
 
 
 class MoveCheck(Schema):
-    """The answer of ``moves/check`` for a move that would be accepted now."""
+    """The answer of `moves/check` for a move that would be accepted now."""
 
     legal = fields.Boolean(required=True, metadata={"description": "always true: a refused move is a 422 "
                                                                    "`illegal_move` problem instead"})
@@ -99,25 +162,27 @@ class MoveCheck(Schema):
 class LogQuery(Schema):
     """Which part of the log to answer with."""
 
-    since = _int(validate=validate.Range(min=0),
-                 metadata={"description": "answer the entries after this version (default 0: from the start)"})
-    limit = _int(validate=validate.Range(min=1, max=LOG_LIMIT_MAX),
-                 metadata={"description": f"at most this many entries (default {LOG_LIMIT}, at most {LOG_LIMIT_MAX}); "
-                                          "`next_since` says where to go on"})
+    since = _int(validate=validate.Range(min=0), **_described(
+        "Answer the entries after this version (default 0: from the start), oldest first."))
+    limit = _int(validate=validate.Range(min=1, max=LOG_LIMIT_MAX), **_described(
+        f"At most this many entries (default {LOG_LIMIT}, at most {LOG_LIMIT_MAX:,}); when more remain, the "
+        "answer's `next_since` is the `since` to ask for next."))
 
 
 # --- bots ------------------------------------------------------------------------------
 
 
 class BotSeat(Schema):
-    """A seat the server plays, at a level (README, "Bots")."""
+    """A seat the server plays, at a level."""
 
     class Meta:
         unknown = RAISE
 
-    seat = _int(required=True, validate=validate.Range(min=0))
-    level = fields.String(load_default=DEFAULT_LEVEL, validate=validate.OneOf(list(LEVELS)),
-                          metadata={"description": f"one of {', '.join(LEVELS)}; default `{DEFAULT_LEVEL}`"})
+    seat = _int(required=True, validate=validate.Range(min=0), **_described(
+        "The seat the server plays, 0 to `players` - 1."))
+    level = fields.String(load_default=DEFAULT_LEVEL, validate=validate.OneOf(list(LEVELS)), **_described(
+        f"How well it plays: one of {', '.join(f'`{x}`' for x in LEVELS)}, weakest first; default "
+        f"`{DEFAULT_LEVEL}`."))
 
 
 class BotSeatField(fields.Field):
@@ -137,37 +202,100 @@ class BotSeatField(fields.Field):
 
 
 class OptionInfo(Schema):
-    name = fields.String(required=True)
-    type = fields.String(required=True, validate=validate.OneOf(["boolean", "integer", "string"]))
-    default = fields.Raw(required=True, allow_none=True)
-    description = fields.String(required=True)
-    nullable = fields.Boolean(required=True)
-    provisional = fields.Boolean(required=True, metadata={"description": "a reconstructed rule, not published"})
-    choices = fields.List(fields.Raw())
-    minimum = _int()
-    maximum = _int()
+    """One house-rule option of a game: its name in `options` on create, its values and its default."""
+
+    name = fields.String(required=True, **_described("The option's name, a key of `options` on create."))
+    type = fields.String(required=True, validate=validate.OneOf(["boolean", "integer", "string"]), **_described(
+        "The JSON type of its value: `boolean`, `integer`, or `string` (one of `choices`)."))
+    default = fields.Raw(required=True, allow_none=True, **_described(
+        "The value a game gets when create leaves the option out."))
+    description = fields.String(required=True, **_described("What the option changes, for people."))
+    nullable = fields.Boolean(required=True, **_described(
+        "Whether `null` is allowed (the option's description says what it means then)."))
+    provisional = fields.Boolean(required=True, **_described(
+        "The option chooses between readings of a rule the published sources do not settle (a "
+        "reconstruction)."))
+    choices = fields.List(fields.Raw(), **_described("A `string` option's allowed values; absent for the others."))
+    minimum = _int(**_described("An `integer` option's least value; absent for the others."))
+    maximum = _int(**_described("An `integer` option's greatest value; absent for the others."))
 
 
 class GameInfo(Schema):
-    game = fields.String(required=True, metadata={"description": "game id, the URL slug"})
-    title = fields.String(required=True)
-    min_players = _int(required=True)
-    max_players = _int(required=True)
-    options = fields.List(fields.Nested(OptionInfo), required=True)
-    provisional = fields.Boolean(required=True, metadata={"description": "part of the rules is a reconstruction"})
-    bot_levels = fields.List(fields.String(validate=validate.OneOf(list(LEVELS))), required=True,
-                             metadata={"description": "levels a bot seat may play, weakest first"})
-    default_bot_level = fields.String(required=True, validate=validate.OneOf(list(LEVELS)),
-                                      metadata={"description": "the level of a bot seat given as a plain number"})
+    """One hosted game: its id, its player counts, its options and its bot levels."""
+
+    game = fields.String(required=True, **_described("The game id: the path segment `/v1/{game}/...`."))
+    title = fields.String(required=True, **_described("The game's name, for people."))
+    description = fields.String(required=True, **_described("The game in a sentence or two."))
+    scoring = fields.String(required=True, validate=validate.OneOf(list(SCORINGS)), **_described(
+        "Which way a result's `scores` win: `higher_wins`, `lower_wins`, or `none` for a game that names "
+        "winners and losers only."))
+    typical_minutes = _int(required=True, **_described(
+        "How long a game usually takes people, in minutes, at the default options (an estimate)."))
+    rules_url = fields.String(required=True, **_described(
+        "Where this service serves the game's rules as implemented (Markdown): a path on the service."))
+    min_players = _int(required=True, **_described("The fewest players a game may be created for."))
+    max_players = _int(required=True, **_described("The most players a game may be created for."))
+    options = fields.List(fields.Nested(OptionInfo), required=True, **_described(
+        "Every house-rule option of the game, in a stable order."))
+    provisional = fields.Boolean(required=True, **_described(
+        "Part of the rules is a reconstruction: some options are `provisional`."))
+    bot_levels = fields.List(fields.String(validate=validate.OneOf(list(LEVELS))), required=True, **_described(
+        "The levels a bot seat may play, weakest first."))
+    default_bot_level = fields.String(required=True, validate=validate.OneOf(list(LEVELS)), **_described(
+        "The level of a bot seat given on create as a plain seat number."))
 
 
 class Catalogue(Schema):
-    games = fields.List(fields.Nested(GameInfo), required=True)
+    """Every game this service hosts."""
+
+    games = fields.List(fields.Nested(GameInfo), required=True, **_described("One entry per game."))
+
+
+# --- the table (every game) ----------------------------------------------------------------
+
+
+#: How every time is written: RFC 3339 in UTC with milliseconds, e.g. ``2026-11-25T14:18:10.123Z``.
+TIME_FORMAT = "RFC 3339 in UTC with milliseconds, e.g. `2026-11-25T14:18:10.123Z`"
+
+
+def _time(description: str, nullable: bool) -> fields.DateTime:
+    return fields.DateTime(format="iso", required=True, allow_none=nullable,
+                           metadata={"description": f"{description} ({TIME_FORMAT})"})
+
+
+class Seat(Schema):
+    """One seat of the table, the same in every game: who sits there and what the table shows of it."""
+
+    seat = _int(required=True, metadata={"description": "the seat's number, from 0"})
+    name = fields.String(required=True, metadata={
+        "description": "the seat's name: `Player 1`, `Player 2` ... for a person, the level's name for a bot "
+                       "(`Greedy bot`); plain text, to be shown as text"})
+    kind = fields.String(required=True, validate=validate.OneOf(["human", "bot", "open"]), metadata={
+        "description": "`human` (a person with the seat's token), `bot` (the server plays it) or `open` "
+                       "(nobody has taken it yet)"})
+    level = fields.String(required=True, allow_none=True, validate=validate.OneOf(list(LEVELS)),
+                          metadata={"description": "a bot's level; null for a person's seat"})
+    status = fields.String(required=True, validate=validate.OneOf(["waiting", "playing", "replaced"]), metadata={
+        "description": "`playing`; `waiting` for an open seat nobody has claimed; `replaced` once a bot has taken "
+                       "the seat over (its `kind` is then `bot`)"})
+    replaced_because = fields.String(required=True, allow_none=True, validate=validate.OneOf(["resigned", "timed_out"]),
+                                     metadata={"description": "why a bot took the seat over; null unless `replaced`"})
+    connected = fields.Boolean(required=True, allow_none=True, metadata={
+        "description": "whether the seat's player is at the table now; null while the service does not know"})
+    hand_count = _int(required=True, metadata={"description": "cards in the seat's hand"})
+    score = _int(required=True, allow_none=True, metadata={
+        "description": "the seat's running score in the game or match; null in a game that keeps none (the "
+                       "catalogue's `scoring` says which way scores win)"})
+    clock = fields.Dict(required=True, allow_none=True, metadata={
+        "description": "the seat's clock; null: the game is not played on time"})
 
 
 class Health(Schema):
-    status = fields.String(required=True)
-    store = fields.String()
+    """The process answers (and, for readiness, its store)."""
+
+    status = fields.String(required=True, **_described("Always `ok`: any other state is an error answer."))
+    store = fields.String(**_described(
+        "Readiness only: the store that answered, `redis` or `memory` (games live only in this process)."))
 
 
 # --- per game --------------------------------------------------------------------------
@@ -202,6 +330,8 @@ class BuiltSchemas:
     move_request: type[Schema]
     log: type[Schema]
     log_entry: type[Schema]
+    move_problem: type[Schema]  # a refused move (``<Prefix>MoveProblem``), its ``reason`` one of the game's
+    move_answer: type[Schema]  # the mover's view and the entries the move wrote
 
 
 def _named(name: str, attrs: dict[str, Any], base: type = Schema, doc: str | None = None) -> type:
@@ -225,7 +355,7 @@ def option_field(opt: Option) -> fields.Field:
     raise AssertionError(f"unknown option kind {opt.kind}")
 
 
-def _field_for(hint: Any, doc: str | None, required: bool, default: Any) -> fields.Field:
+def _field_for(hint: Any, doc: str | None, required: bool, default: Any, prefix: str) -> fields.Field:
     meta = {"description": doc} if doc else {}
     kw: dict[str, Any] = {"metadata": meta}
     if required:
@@ -233,15 +363,20 @@ def _field_for(hint: Any, doc: str | None, required: bool, default: Any) -> fiel
     else:
         kw["load_default"] = default
     origin = typing.get_origin(hint)
+    if origin is typing.Annotated:
+        base, *marks = typing.get_args(hint)
+        codes = next((m for m in marks if isinstance(m, CardCodes)), None)
+        assert base is str and codes is not None, f"no wire field for move field type {hint!r}"
+        return CardField(prefix, codes, validate=validate.Length(max=64), **kw)
     if origin in (typing.Union, types.UnionType):
         args = [a for a in typing.get_args(hint) if a is not type(None)]
-        inner = _field_for(args[0], doc, required, default)
+        inner = _field_for(args[0], doc, required, default, prefix)
         inner.allow_none = True
         return inner
     if origin is tuple:
         item_type, ellipsis = typing.get_args(hint)
         assert ellipsis is Ellipsis, hint
-        item = _field_for(item_type, None, True, None)
+        item = _field_for(item_type, None, True, None, prefix)
         return fields.List(item, validate=validate.Length(max=MAX_LIST), **kw)
     if hint is str:
         return fields.String(validate=validate.Length(max=64), **kw)
@@ -252,19 +387,55 @@ def _field_for(hint: Any, doc: str | None, required: bool, default: Any) -> fiel
     raise AssertionError(f"no wire field for move field type {hint!r}")
 
 
-def move_schema(prefix: str, kind: type[Move]) -> type[Schema]:
-    """A schema for one move dataclass: its ``type`` tag plus one field per dataclass field."""
-    hints = typing.get_type_hints(kind)
+def _move_name(kind: type[Move]) -> str:
+    return "".join(p.capitalize() for p in kind.type.split("_"))
+
+
+def _move_fields(prefix: str, kind: type[Move], what: str) -> dict[str, Any]:
+    """The ``type`` tag and one field per dataclass field of a move, as a schema's attributes."""
+    hints = typing.get_type_hints(kind, include_extras=True)
     attrs: dict[str, Any] = {
-        "type": fields.String(required=True, validate=validate.OneOf([kind.type])),
+        "type": fields.String(required=True, validate=validate.OneOf([kind.type]), **_described(
+            f"Always `{kind.type}`: the kind of {what}.")),
         "Meta": type("Meta", (), {"unknown": RAISE}),
     }
     for f in dataclasses.fields(kind):
         has_default = f.default is not dataclasses.MISSING
-        attrs[f.name] = _field_for(hints[f.name], f.metadata.get("doc"), not has_default, f.default)
-    name = prefix + "".join(p.capitalize() for p in kind.type.split("_"))
+        attrs[f.name] = _field_for(hints[f.name], f.metadata.get("doc"), not has_default, f.default, prefix)
+    return attrs
+
+
+def move_schema(prefix: str, kind: type[Move]) -> type[Schema]:
+    """A schema for one move dataclass: its ``type`` tag plus one field per dataclass field."""
     doc = (kind.__doc__ or "").strip().split("\n\n")[0] or None
-    return _named(name, attrs, doc=doc)
+    return _named(prefix + _move_name(kind), _move_fields(prefix, kind, "move"), doc=doc)
+
+
+def logged_move_schema(prefix: str, kind: type[Move], engine: Engine, posted: type[Schema]) -> type[Schema]:
+    """How the log shows a move of ``kind``: ``posted`` (the move's own schema) when every viewer sees
+    it as posted; else (``Move.shown_by``) ``<Prefix>Logged<Type>``, whose fields read off the move's
+    own event are optional: each viewer sees them as that event shows them to him, or not at all."""
+    if kind.shown_by is None:
+        return posted
+    from schemas.events import event_field  # schemas.events builds on this module
+
+    event_type, names = kind.shown_by
+    declared = next(k for k in engine.event_types if k.type == event_type)
+    attrs = _move_fields(prefix, kind, "move")
+    for name in names:
+        f = event_field(prefix, declared, name)
+        own = attrs.get(name)
+        meaning: str = (own if own is not None else f).metadata["description"]  # both are declared with one
+        meaning = meaning[:1].upper() + meaning[1:]
+        text = (f"{meaning.rstrip('.')}. In the log, as the move's `{event_type}` event shows it to the caller"
+                f"{': ' + f.metadata['description'].rstrip('.') if own is not None else ''}; absent where that "
+                "event shows the caller none of it.")
+        f.required = False
+        f.metadata = {**f.metadata, "description": text}
+        attrs[name] = f
+    doc = (f"A `{kind.type}` move as the log shows it to the caller: its `{event_type}` event may hide "
+           f"part of it ({', '.join(f'`{n}`' for n in names)}).")
+    return _named(f"{prefix}Logged{_move_name(kind)}", attrs, doc=doc)
 
 
 def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
@@ -277,14 +448,35 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
     )
     moves = {k.type: move_schema(p, k) for k in engine.move_types}
     move = _named(f"{p}Move", {"type_schemas": moves}, base=MoveOneOf, doc=f"A move of {engine.title}.")
+    logged = {k.type: logged_move_schema(p, k, engine, moves[k.type]) for k in engine.move_types}
+    logged_move = _named(f"{p}LoggedMove", {"type_schemas": logged}, base=MoveOneOf, doc=(
+        f"A move of {engine.title} as the log shows it to the caller: as posted, but where the move's own "
+        "event hides part of it from some seat."))
+    codes = card_codes(engine)
     result = _named(
         f"{p}Result",
         {
-            "status": fields.String(required=True, validate=validate.OneOf(["finished", "aborted"])),
-            "winners": fields.List(_int(), required=True),
-            "losers": fields.List(_int(), required=True),
-            "scores": fields.List(_int(), required=True, allow_none=True),
-            "detail": fields.Nested(game.result_detail, required=True),
+            "status": fields.String(required=True, validate=validate.OneOf(["finished", "aborted"]), **_described(
+                "`finished`: played out; `aborted`: the game's safety cap on its length (an option) ended it.")),
+            "winners": fields.List(_int(), required=True, **_described(
+                "The seats that won, by seat number; several when they share the win, none when nobody won.")),
+            "losers": fields.List(_int(), required=True, **_described(
+                "The seats that lost, where the game names losers (Sten's stone holder); often empty.")),
+            "scores": fields.List(_int(), required=True, allow_none=True, **_described(
+                "Each seat's final score, by seat; null where the game keeps none. Which way scores win is the "
+                "catalogue's `scoring`; `ranking` says it by seat.")),
+            "detail": fields.Nested(game.result_detail, required=True, **_described(
+                "What else the game says about its end (why it ended, the hands or deals played).")),
+            "termination": fields.String(required=True, validate=validate.OneOf(list(TERMINATIONS)), **_described(
+                "How the game came to its end: `normal` (played out, or stopped by the game's own cap on its "
+                "length: then `status` is `aborted`); `resignation`, `timeout`, `abandoned` and `aborted` are "
+                "reserved for tables where players may resign, run out of time or leave.")),
+            "ranking": fields.List(fields.List(_int()), required=True, **_described(
+                "The seats best first, one list per place: tied seats share a place. By the scores in the game's "
+                "scoring direction (the catalogue's `scoring`), else winners first and losers last; a game "
+                "stopped by its cap ranks every seat equal.")),
+            "forfeited": fields.List(_int(), required=True, **_described(
+                "Seats that gave the game up (resigned, timed out or left); none yet.")),
         },
         doc="How the game ended.",
     )
@@ -292,23 +484,29 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
     create_request = _named(
         f"{p}CreateRequest",
         {
-            "players": _int(required=True, validate=validate.Range(players.start, players.stop - 1)),
-            "options": fields.Nested(options, load_default=dict),
+            "players": _int(required=True, validate=validate.Range(players.start, players.stop - 1), **_described(
+                f"How many seats the game has, {players.start} to {players.stop - 1}.")),
+            "options": fields.Nested(options, load_default=dict, **_described(
+                "House rules; each option left out takes its default (the catalogue lists them).")),
             "seed": fields.String(
                 validate=validate.Length(1, MAX_SEED),
-                metadata={"description": "fixes the shuffle; needs fixed deals enabled on the server"},
+                **_described("Fixes every shuffle of the game, so that it deals the same again. The server "
+                             "refuses it (403 `fixed_deal_disabled`) unless fixed deals are enabled."),
             ),
             "deck": fields.List(
-                fields.String(validate=validate.Length(max=16)),
+                CardField(p, codes, validate=validate.Length(max=16)) if codes else fields.String(
+                    validate=validate.Length(max=16)),
                 validate=validate.Length(max=MAX_DECK),
-                metadata={"description": "the whole deck, top card first; needs fixed deals enabled"},
+                **_described("The whole deck, top card first, each card as often as the game has it: fixes the "
+                             "first deal. Needs fixed deals enabled, like `seed`."),
             ),
             "bots": fields.List(
                 BotSeatField(),
                 load_default=list,
                 validate=validate.Length(max=players.stop),
-                metadata={"description": "seats the server plays itself: a seat number (level "
-                                         f"`{DEFAULT_LEVEL}`) or `{{\"seat\": 1, \"level\": \"strong\"}}`"},
+                **_described("Seats the server plays itself: a seat number (at level "
+                             f"`{DEFAULT_LEVEL}`) or `{{\"seat\": 1, \"level\": \"strong\"}}`. At least one "
+                             "seat stays a person's."),
             ),
             "Meta": type("Meta", (), {"unknown": RAISE}),
         },
@@ -317,38 +515,63 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
     seat = _named(
         f"{p}SeatToken",
         {
-            "seat": _int(required=True),
-            "token": fields.String(required=True, allow_none=True, metadata={"description": "null for a bot seat"}),
-            "bot": fields.Boolean(required=True),
+            "seat": _int(required=True, **_described("The seat number, from 0.")),
+            "token": fields.String(required=True, allow_none=True, **_described(
+                "The seat's secret: send it as `Authorization: Bearer <token>` to see and move as this seat. "
+                "Shown only here, once; null for a bot seat.")),
+            "bot": fields.Boolean(required=True, **_described("The server plays this seat.")),
             "level": fields.String(required=True, allow_none=True, validate=validate.OneOf(list(LEVELS)),
-                                   metadata={"description": "the bot's level; null for a human's seat"}),
+                                   **_described("The bot's level; null for a person's seat.")),
         },
+        doc="One seat of a new game and the token that proves it.",
     )
     create_response = _named(
         f"{p}Created",
         {
-            "game_id": fields.String(required=True),
-            "game": fields.String(required=True),
-            "version": _int(required=True),
-            "players": _int(required=True),
-            "seats": fields.List(fields.Nested(seat), required=True),
+            "game_id": fields.String(required=True, **_described(
+                "The new game's id: the `{game_id}` of its paths (opaque, at most 64 URL-safe characters).")),
+            "game": fields.String(required=True, **_described("The game id, as in the path.")),
+            "version": _int(required=True, **_described(
+                "The game's version: 0, or the number of bot moves already made when bots open the game.")),
+            "players": _int(required=True, **_described("How many seats the game has.")),
+            "seats": fields.List(fields.Nested(seat), required=True, **_described(
+                "Every seat, in order, with its token.")),
         },
         doc="The new game and its seat tokens; keep the tokens secret.",
     )
     view = _named(
         f"{p}View",
         {
-            "game_id": fields.String(required=True),
-            "game": fields.String(required=True),
-            "version": _int(required=True),
-            "status": fields.String(required=True, validate=validate.OneOf(["active", "finished"])),
-            "players": _int(required=True),
-            "seat": _int(required=True, allow_none=True, metadata={"description": "null for a spectator"}),
-            "to_move": fields.List(_int(), required=True),
-            "state": fields.Nested(game.state, required=True),
-            "legal_moves": fields.List(fields.Nested(move), required=True),
-            "result": fields.Nested(result, required=True, allow_none=True),
-            "provisional": fields.Boolean(required=True),
+            "game_id": fields.String(required=True, **_described("The game's id.")),
+            "game": fields.String(required=True, **_described("The game id, as in the path.")),
+            "version": _int(required=True, **_described(
+                "The number of moves applied so far, bot moves included: the game's clock for ETags, a "
+                "move's `version`, the log and the event stream.")),
+            "status": fields.String(required=True, validate=validate.OneOf(["active", "finished"]), **_described(
+                "`active` while the game runs, `finished` once `result` says how it ended.")),
+            "players": _int(required=True, **_described("How many seats the game has.")),
+            "seat": _int(required=True, allow_none=True, **_described(
+                "The caller's seat; null for a spectator (a request without a token).")),
+            "to_move": fields.List(_int(), required=True, **_described(
+                "The seats whose turn it is; empty once the game is over.")),
+            "state": fields.Nested(game.state, required=True, **_described(
+                f"What this viewer may see of the game: the cards of {engine.title} as they lie at the table. "
+                "Other seats' hands appear only as counts.")),
+            "legal_moves": fields.List(fields.Nested(move), required=True, **_described(
+                "The caller's legal moves, each one postable as it is; empty for a spectator, a seat not to "
+                "move and a finished game. Every kind of move the seat may make is listed.")),
+            "seats": fields.List(fields.Nested(Seat), required=True, **_described(
+                "Every seat of the table in seat order, the same shape in every game.")),
+            "result": fields.Nested(result, required=True, allow_none=True, **_described(
+                "How the game ended; null while it runs.")),
+            "provisional": fields.Boolean(required=True, **_described(
+                "Part of the game's rules is a reconstruction (the catalogue marks its options).")),
+            "created_at": _time("When the game was created; null for a game created before the service kept "
+                                "times", nullable=True),
+            "updated_at": _time("When the game last changed (created, or its last move); null for a game not "
+                                "changed since before the service kept times", nullable=True),
+            "server_time": _time("When the service made this answer: with `updated_at`, how long ago the last "
+                                 "move was, whatever the client's clock says", nullable=False),
         },
         doc=f"A seat's (or a spectator's) view of a game of {engine.title}.",
     )
@@ -357,9 +580,12 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
         {
             "version": _int(
                 validate=validate.Range(min=0),
-                metadata={"description": "the version last seen; stale -> 409 stale_version"},
+                **_described("The version the move was decided on (the view's `version`). If the game has "
+                             "moved on, the move is refused with 409 `stale_version` and nothing changes; "
+                             "without it, the move is judged against the newest state."),
             ),
-            "move": fields.Nested(move, required=True),
+            "move": fields.Nested(move, required=True, **_described(
+                "The move: an entry of `legal_moves` as it is, or one the client composed.")),
             "Meta": type("Meta", (), {"unknown": RAISE}),
         },
         doc="One move for the caller's seat.",
@@ -373,26 +599,44 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
         events_field = fields.List(fields.Nested(event), required=True)
     else:
         events_field = fields.List(fields.Dict(), required=True)
+    events_field.metadata = {"description": "What the move caused that a viewer at the table sees, in order, "
+                                            "redacted for the caller; `game_over` last when it ended the game."}
     entry = _named(
         f"{p}LogEntry",
         {
-            "version": _int(required=True, metadata={"description": "the game's version after this move"}),
-            "seat": _int(required=True),
-            "bot": fields.Boolean(required=True),
-            "move": fields.Dict(required=True, metadata={"description": "the move, redacted for the caller"}),
+            "version": _int(required=True, **_described(
+                "The game's version after this move: entry `v` is the `v`-th move.")),
+            "seat": _int(required=True, **_described("The seat that moved.")),
+            "bot": fields.Boolean(required=True, **_described("The server's bot made the move.")),
+            "move": fields.Nested(logged_move, required=True, **_described(
+                "The move as the caller may see it: as posted, but where its own event hides part of it.")),
             "events": events_field,
+            "at": _time("when the move was applied; null for a move applied before the service kept times",
+                        nullable=True),
         },
         doc="One applied move and what it caused, redacted for the caller.",
+    )
+    move_answer = _named(
+        f"{p}MoveAnswer",
+        {"entries": fields.List(fields.Nested(entry), required=True, metadata={
+            "description": "the log entries this request wrote, oldest first: the move, then every bot move that "
+                           "followed it, each as `get" + p + "Log` shows it to the mover"})},
+        base=view,
+        doc=f"The mover's new view of a game of {engine.title}, after any bot moves that followed, and what "
+            "happened meanwhile.",
     )
     log = _named(
         f"{p}Log",
         {
-            "game_id": fields.String(required=True),
-            "version": _int(required=True),
-            "entries": fields.List(fields.Nested(entry), required=True),
-            "next_since": _int(required=True, allow_none=True,
-                               metadata={"description": "more entries remain: ask again with this `since`"}),
+            "game_id": fields.String(required=True, **_described("The game's id.")),
+            "version": _int(required=True, **_described("The game's version now.")),
+            "entries": fields.List(fields.Nested(entry), required=True, **_described(
+                "The entries asked for, oldest first: one per move, bot moves included.")),
+            "next_since": _int(required=True, allow_none=True, **_described(
+                "More entries remain: ask again with this `since`. Null when these are the last.")),
         },
         doc="The move log, redacted for the caller.",
     )
-    return BuiltSchemas(p, options, move, moves, create_request, create_response, view, move_request, log, entry)
+    problem = move_problem(p, engine)
+    return BuiltSchemas(p, options, move, moves, create_request, create_response, view, move_request, log, entry,
+                        problem, move_answer)

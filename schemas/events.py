@@ -18,8 +18,9 @@ from typing import Annotated, Any, Literal
 
 from marshmallow import Schema, fields, validate
 
+from engines.cards import CardCodes
 from engines.eventtypes import PRIVATE, PUBLIC, SPREAD, EventType, Length, Record, declared_fields
-from schemas.common import _named
+from schemas.common import CardField, _described, _named
 
 #: An object declared in an engine (a ``Record`` or ``TypedDict``) -> the schema that describes it.
 Shapes = Mapping[Any, type[Schema]]
@@ -56,7 +57,8 @@ def _checked(shape: Any, schema: type[Schema]) -> type[Schema]:
 
 def _event_schema(prefix: str, kind: type[EventType], made: dict[Any, type[Schema]]) -> type[Schema]:
     base: type[Schema] = Schema
-    attrs: dict[str, Any] = {"type": fields.String(required=True, validate=validate.OneOf([kind.type]))}
+    attrs: dict[str, Any] = {"type": fields.String(required=True, validate=validate.OneOf([kind.type]), **_described(
+        f"Always `{kind.type}`: the kind of event."))}
     for f in declared_fields(kind):
         if f.kind == SPREAD:
             assert base is Schema, f"{kind.__name__}: one spread field at most"
@@ -67,6 +69,15 @@ def _event_schema(prefix: str, kind: type[EventType], made: dict[Any, type[Schem
         elif f.kind == PRIVATE and f.wire == f.name:
             attrs[f.wire] = _field(prefix, f.hint, f.doc, made, required=False)
     return _named(f"{prefix}Event{_camel(kind.type)}", attrs, base=base, doc=_doc(kind))
+
+
+def event_field(prefix: str, kind: type[EventType], wire: str) -> fields.Field:
+    """The wire field ``wire`` of an event of ``kind`` as a viewer may see it (a public field, or the
+    private one shown in its place), described by its declaration."""
+    found = [f for f in declared_fields(kind) if f.wire == wire and f.kind != SPREAD]
+    assert found, f"{kind.__name__} declares no field {wire!r}"
+    f = next((f for f in found if f.kind == PUBLIC), found[0])
+    return _field(prefix, f.hint, f.doc, {}, required=True)
 
 
 def _record_schema(prefix: str, record: type[Record], made: dict[Any, type[Schema]]) -> type[Schema]:
@@ -89,6 +100,10 @@ def _field(prefix: str, hint: Any, doc: str | None, made: dict[Any, type[Schema]
         for mark in marks:
             if isinstance(mark, Length):
                 kw["validate"] = validate.Length(min=mark.min, max=mark.max)
+        codes = next((m for m in marks if isinstance(m, CardCodes)), None)
+        if codes is not None:
+            assert base is str, f"a card code is text, not {base!r}"
+            return CardField(prefix, codes, **kw)
         return _field(prefix, base, None, made, **kw)
     if origin in (typing.Union, typing.get_origin(int | None)):
         inner = [a for a in typing.get_args(hint) if a is not type(None)]

@@ -17,7 +17,7 @@ from flask_smorest import Blueprint as SmorestBlueprint
 from engines import REGISTRY
 from schemas import SCHEMAS
 from schemas.common import Catalogue, Health, Problem, build
-from service import bodies, cors, errors, observability, ratelimit, slots, web
+from service import bodies, cors, errors, observability, overview, ratelimit, slots, web
 from service.blueprint import P429, P503, RETRY_AFTER, make_blueprint
 from service.bots import DEFAULT_LEVEL, LEVELS, BotPolicy
 from service.config import Settings
@@ -88,6 +88,9 @@ class _Api(Api):
         prepare_response(response, self.spec, errors.PROBLEM)
         self.spec.components.response("DEFAULT_ERROR", response, lazy=True)
 
+    def _register_pagination_header(self) -> None:
+        """No route pages with flask-smorest's pagination: its header and schema are left out."""
+
 
 def make_store(settings: Settings) -> Store:
     """Sentinel when REDIS_SENTINELS is set (REDIS_URL is then ignored), else REDIS_URL (a
@@ -104,16 +107,23 @@ def make_store(settings: Settings) -> Store:
 
 
 def catalogue_entries() -> list[dict[str, Any]]:
+    """Every hosted game as the catalogue lists it: what the engine declares (its title, players,
+    options, scoring direction, description and typical length), its bot levels, and where this
+    service serves its rules (``service.web``)."""
     return [
         {
             "game": e.id,
             "title": e.title,
+            "description": e.description,
             "min_players": e.players.start,
             "max_players": e.players.stop - 1,
             "options": [o.to_json() for o in e.options],
             "provisional": e.provisional,
             "bot_levels": list(LEVELS),
             "default_bot_level": DEFAULT_LEVEL,
+            "scoring": e.scoring,
+            "typical_minutes": e.typical_minutes,
+            "rules_url": web.rules_path(e.id),
         }
         for e in REGISTRY.values()
     ]
@@ -136,9 +146,12 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         OPENAPI_SWAGGER_UI_URL="/docs/static/",  # the local swagger-ui-bundle (service/web.py): works offline
         OPENAPI_SWAGGER_UI_CONFIG={"validatorUrl": None},  # no badge fetched from the online validator
         API_SPEC_OPTIONS={
-            "info": {"description": "Five card games behind one uniform REST API. See the README."},
-            "components": {"securitySchemes": {"seatToken": {"type": "http", "scheme": "bearer",
-                                                             "description": "a seat token from create"}}},
+            "info": {"description": overview.description(),
+                     "license": {"name": "MIT", "url": "https://opensource.org/licenses/MIT"}},
+            "servers": [{"url": "/", "description": "this service: the paths are relative to where it answers"}],
+            "components": {"securitySchemes": {"seatToken": {
+                "type": "http", "scheme": "bearer",
+                "description": "A seat's token from the create answer: `Authorization: Bearer <token>`."}}},
         },
     )
     app.extensions["cardtable"] = rt = Runtime(
@@ -176,20 +189,24 @@ def _service_blueprint() -> SmorestBlueprint:
     @blp.route("v1/games", methods=["GET"], endpoint="catalogue")
     @blp.response(200, Catalogue, description="every hosted game with its options")
     @blp.alt_response(P429[0], schema=Problem, description=P429[1], content_type=errors.PROBLEM, headers=RETRY_AFTER)
-    @blp.doc(operationId="listGames", summary="The catalogue of games")
+    @blp.doc(operationId="listGames", summary="The catalogue of games",
+             description="Every hosted game with its player counts, house-rule options (defaults, allowed "
+                         "values, which are reconstructions) and bot levels. It answers while the store is down.")
     def catalogue() -> Response:
         return Response(json.dumps({"games": catalogue_entries()}), mimetype="application/json")
 
     @blp.route("healthz", methods=["GET"], endpoint="healthz")
     @blp.response(200, Health, description="the process is alive")
-    @blp.doc(operationId="getHealth", summary="Liveness")
+    @blp.doc(operationId="getHealth", summary="Liveness",
+             description="Answers while the process serves requests; it does not ask the store.")
     def healthz() -> Response:
         return Response(json.dumps({"status": "ok"}), mimetype="application/json")
 
     @blp.route("readyz", methods=["GET"], endpoint="readyz")
     @blp.response(200, Health, description="the store answers")
     @blp.alt_response(P503[0], schema=Problem, description=P503[1], content_type=errors.PROBLEM, headers=RETRY_AFTER)
-    @blp.doc(operationId="getReadiness", summary="Readiness: the store answers")
+    @blp.doc(operationId="getReadiness", summary="Readiness: the store answers",
+             description="Pings the store: 200 when it answers, 503 `store_unavailable` when it does not.")
     def readyz() -> Response:
         store = runtime().store
         store.ping()
@@ -205,16 +222,20 @@ def _document_docs_routes(api: Api) -> None:
                        "content": {errors.PROBLEM: {"schema": {"$ref": "#/components/schemas/Problem"}}}}}
     api.spec.path(rule=rules["/openapi.json"], operations={"get": {
         "operationId": "getOpenApi", "summary": "This OpenAPI document", "tags": ["service"],
+        "description": "The API as an OpenAPI 3.0 document, as the service builds it (generated clients start "
+                       "here). It does not need the store.",
         "responses": {"200": {"description": "the spec",
                               "content": {"application/json": {"schema": {"type": "object"}}}}, **limited},
     }})
     api.spec.path(rule=rules["/metrics"], operations={"get": {
         "operationId": "getMetrics", "summary": "Prometheus metrics", "tags": ["service"],
+        "description": "Request, conflict, game and store figures in the Prometheus text format, for scraping.",
         "responses": {"200": {"description": "metrics in the Prometheus text format",
                               "content": {"text/plain": {"schema": {"type": "string"}}}}},
     }})
     api.spec.path(rule=rules["/docs"], operations={"get": {
         "operationId": "getDocs", "summary": "Interactive API docs", "tags": ["service"],
+        "description": "A Swagger UI page over this document, served by the service itself (it works offline).",
         "responses": {"200": {"description": "an HTML page", "content": {"text/html": {"schema": {"type": "string"}}}},
                       **limited},
     }})

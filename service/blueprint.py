@@ -1,7 +1,7 @@
 """The routes of one game under ``/v1/<game>``, and their OpenAPI description.
 
 ``make_blueprint(engine, built)`` routes each request to its job's module (``service.create``,
-``service.view``, ``service.moves``, ``service.log``, ``service.stream``) over one ``Game``, and
+``service.view``, ``service.moves``, ``service.log``, ``service.stream``, ``service.export``) over one ``Game``, and
 documents every operation with the game's own schemas. flask-smorest's decorators are applied for
 the document only (``_documented``): a request goes straight to the plain handler.
 """
@@ -12,11 +12,14 @@ from typing import Any
 
 from flask import Response
 from flask_smorest import Blueprint
+from marshmallow import Schema
 
 from engines.core import Engine
 from schemas.common import BuiltSchemas, LogQuery, MoveCheck, Problem
-from service import create, log, moves, ratelimit, stream, view
+from schemas.replay import PositionsQuery, build_replay
+from service import create, export, log, moves, ratelimit, stream, view
 from service.errors import PROBLEM
+from service.examples import game_examples
 from service.runtime import STREAM_MAX_ENTRIES, Game
 from service.view import LONG_POLL_MAX
 from service.wire import IDEMPOTENCY_KEY_MAX
@@ -43,6 +46,11 @@ P429_HELD = (429, "rate_limited (over CARDTABLE_RATE_LIMIT for the caller's seat
                   "too_many_streams (the caller's seat or address already holds as many event streams and long "
                   "polls as it may); retry after `Retry-After`")
 
+P409_OVER = (409, "game_not_finished: the game is still running (`current_version` says where); "
+                  "not_replayable: the stored game no longer plays under this release's rules")
+P429_EXPORT = (429, "rate_limited: over CARDTABLE_RATE_LIMIT for the caller's seat, or else its address; the "
+                    f"entries replayed count a request per {ratelimit.REPLAY_PAGE}, as a log read of them; retry "
+                    "after `Retry-After`")
 P429_LOG = (429, "rate_limited: over CARDTABLE_RATE_LIMIT for the caller's seat, or else its address; the entries "
                  f"asked for count a request per {ratelimit.REPLAY_PAGE} (a seat's count against its address too); "
                  "ask for fewer (`limit`) or retry after `Retry-After`")
@@ -83,13 +91,20 @@ CACHED = {"Cache-Control": {"description": "`private, no-cache` for a seat (its 
 IF_NONE_MATCH = {"in": "header", "name": "If-None-Match", "required": False,
                  "description": "an ETag from an earlier view: 304 if the view is unchanged",
                  "schema": {"type": "string"}}
+GAME_ID = {"in": "path", "name": "game_id", "description": "The game's id: `game_id` of the create answer (its "
+                                                          "`Location` names the view)."}
+ETAG = {"ETag": {"description": "names the version and the viewer (opaque): send it back in `If-None-Match`",
+                 "schema": {"type": "string"}}}
+REPLAYED = {"Idempotent-Replayed": {"description": "`true` when this is the kept answer of an earlier request with "
+                                                   "the same Idempotency-Key: nothing was applied again",
+                                    "schema": {"type": "string", "enum": ["true"]}}}
 
 
-def _alt(blp: Blueprint, *problems: tuple[int, str]) -> list[Any]:
-    """The documented problem answers of an operation; every one can be rate limited (429: ``P429``
-    unless the operation names its own)."""
+def _alt(blp: Blueprint, *problems: tuple[int, str], schema: type[Schema] = Problem) -> list[Any]:
+    """The documented problem answers of an operation, as ``schema`` (a move's: its game's reasons);
+    every one can be rate limited (429: ``P429`` unless the operation names its own)."""
     limited = () if any(status == 429 for status, _ in problems) else (P429,)
-    return [blp.alt_response(status, schema=Problem, description=description, content_type=PROBLEM,
+    return [blp.alt_response(status, schema=schema, description=description, content_type=PROBLEM,
                              headers=RETRY_AFTER if status in (429, 503) else None)
             for status, description in (*problems, *limited)]
 
@@ -114,50 +129,67 @@ def make_blueprint(engine: Engine, built: BuiltSchemas) -> Blueprint:
     """All routes of one game under ``/v1/<game>``, documented with its own schemas."""
     game = Game(engine, built)
     prefix = built.prefix
+    examples = game_examples(game)
     blp = Blueprint(engine.id, engine.id, url_prefix=f"/v1/{engine.id}", description=engine.title)
 
     @blp.route("/games", methods=["POST"], endpoint="create")
     @_documented(
-        blp.arguments(built.create_request),
-        blp.response(201, built.create_response, description="the new game",
-                     headers={"Location": {"description": "URL of the game's view", "schema": {"type": "string"}}}),
+        blp.arguments(built.create_request, example=examples.create_request),
+        blp.response(201, built.create_response, description="the new game", example=examples.created,
+                     headers={"Location": {"description": "URL of the game's view", "schema": {"type": "string"}},
+                              **REPLAYED}),
         *_alt(blp, P400, P403, P408, P409C, P413, P422, P503, P429_CREATE),
         blp.doc(operationId=f"create{prefix}Game", summary=f"Start a game of {engine.title}",
+                description=f"Deals a new game of {engine.title} and answers with one token per person's seat, "
+                            "shown only in this answer. Bots named in `bots` make their opening moves before "
+                            "the answer. With an `Idempotency-Key` a retry gets the same game and tokens.",
                 parameters=[IDEMPOTENCY]),
     )
     def create_game() -> Response:
         return create.create(game)
 
-    @blp.route("/games/<string(maxlength=64):game_id>", methods=["GET"], endpoint="view")
+    @blp.route("/games/<string(maxlength=64):game_id>", methods=["GET"], endpoint="view",
+               parameters=[dict(GAME_ID)])
     @_documented(
-        blp.response(200, built.view, description="the caller's view",
-                     headers={"ETag": {"description": "names the version and the seat",
-                                       "schema": {"type": "string"}}, **CACHED}),
+        blp.response(200, built.view, description="the caller's view", example=examples.view,
+                     headers={**ETAG, **CACHED}),
         blp.alt_response(304, description="not modified since the ETag in If-None-Match", headers=CACHED),
         *_alt(blp, P401, P404, P422Q, P503, P429_HELD),
         blp.doc(operationId=f"get{prefix}View", summary="A seat's view (with its token) or the spectator view",
+                description="With a seat token, that seat's view: its own cards, the table and its legal moves. "
+                            "Without one, the spectator's, which shows only what lies open. Send the `ETag` back "
+                            "in `If-None-Match` for a 304 while nothing changed, and add `wait` to long-poll.",
                 parameters=[IF_NONE_MATCH, WAIT], security=BEARER_OPTIONAL),
     )
     def view_game(game_id: str) -> Response:
         return view.view(game, game_id)
 
-    @blp.route("/games/<string(maxlength=64):game_id>/moves", methods=["POST"], endpoint="submit")
+    @blp.route("/games/<string(maxlength=64):game_id>/moves", methods=["POST"], endpoint="submit",
+               parameters=[dict(GAME_ID)])
     @_documented(
-        blp.arguments(built.move_request),
-        blp.response(200, built.view, description="the mover's new view, after any bot moves that followed"),
-        *_alt(blp, P400, P401, P404, P408, P409, P413, P422, P503),
+        blp.arguments(built.move_request, example=examples.move_request),
+        blp.response(200, built.move_answer, description="the mover's new view, after any bot moves that followed, "
+                                                          "with the log entries this request wrote (`entries`)",
+                     example=examples.moved, headers={**ETAG, **CACHED, **REPLAYED}),
+        *_alt(blp, P400, P401, P404, P408, P409, P413, P422, P503, schema=built.move_problem),
         blp.doc(operationId=f"submit{prefix}Move", summary="Submit one move for the caller's seat",
+                description="Applies one move for the caller's seat, then every bot move that follows, in one "
+                            "atomic write, and answers with the mover's new view. With `version` a move decided "
+                            "on an old view is refused (409 `stale_version`) instead of applied to a newer state; "
+                            "with an `Idempotency-Key` a retry is safe. A move the rules refuse is 422 "
+                            "`illegal_move`, its `reason` one of the game's.",
                 parameters=[IDEMPOTENCY], security=BEARER),
     )
     def submit_move(game_id: str) -> Response:
         return moves.submit(game, game_id)
 
-    @blp.route("/games/<string(maxlength=64):game_id>/moves/check", methods=["POST"], endpoint="check")
+    @blp.route("/games/<string(maxlength=64):game_id>/moves/check", methods=["POST"], endpoint="check",
+               parameters=[dict(GAME_ID)])
     @_documented(
-        blp.arguments(built.move_request),
+        blp.arguments(built.move_request, example=examples.move_request),
         blp.response(200, MoveCheck, description="the move would be accepted now (a refusal is the 422 "
                                                  "`illegal_move` it would get); nothing changes"),
-        *_alt(blp, P400, P401, P404, P408, P409, P413, P422, P503),
+        *_alt(blp, P400, P401, P404, P408, P409, P413, P422, P503, schema=built.move_problem),
         blp.doc(operationId=f"check{prefix}Move", summary="Check a move without making it",
                 description="Takes exactly the body of `submitMove` and answers as it would, but changes "
                             "nothing (the version, the log and idempotency records stay) and reveals "
@@ -167,10 +199,15 @@ def make_blueprint(engine: Engine, built: BuiltSchemas) -> Blueprint:
     def check_move(game_id: str) -> Response:
         return moves.check(game, game_id)
 
-    @blp.route("/games/<string(maxlength=64):game_id>/events", methods=["GET"], endpoint="events")
+    @blp.route("/games/<string(maxlength=64):game_id>/events", methods=["GET"], endpoint="events",
+               parameters=[dict(GAME_ID)])
     @_documented(
         *_alt(blp, P401, P404, P422Q, P503, P429_HELD),
         blp.doc(operationId=f"stream{prefix}Events", summary="The caller's log as a live stream (Server-Sent Events)",
+                description=f"The log pushed as it grows: each entry as `get{prefix}Log` shows it to the caller, "
+                            "sent the moment its move is committed, its version as the event's `id`. Reconnect "
+                            "with `Last-Event-ID` and nothing is missed or repeated. Browsers read it with "
+                            "`fetch()`, since `EventSource` cannot send the token.",
                 parameters=[LAST_EVENT_ID, SINCE], security=BEARER_OPTIONAL,
                 responses={"200": {
                     "description": STREAM_DESCRIPTION,
@@ -182,15 +219,59 @@ def make_blueprint(engine: Engine, built: BuiltSchemas) -> Blueprint:
     def stream_events(game_id: str) -> Response:
         return stream.events(game, game_id)
 
-    @blp.route("/games/<string(maxlength=64):game_id>/log", methods=["GET"], endpoint="log")
+    @blp.route("/games/<string(maxlength=64):game_id>/log", methods=["GET"], endpoint="log",
+               parameters=[dict(GAME_ID)])
     @_documented(
         blp.arguments(LogQuery, location="query"),
-        blp.response(200, built.log, description="the move log, redacted for the caller", headers=CACHED),
+        blp.response(200, built.log, description="the move log, redacted for the caller", example=examples.log,
+                     headers=CACHED),
         *_alt(blp, P401, P404, P422Q, P503, P429_LOG),
         blp.doc(operationId=f"get{prefix}Log", summary="The move log, redacted for the caller",
+                description="Every applied move, oldest first, bot moves included, each with what it caused. A "
+                            "seat sees what it would see at the table, the spectator only what lies open; a move "
+                            "that hid cards shows each viewer only its part. Page with `since` and `limit`.",
                 security=BEARER_OPTIONAL),
     )
     def game_log(game_id: str) -> Response:
         return log.log(game, game_id)
+
+    replay = build_replay(engine, built)
+
+    @blp.route("/games/<string(maxlength=64):game_id>/export", methods=["GET"], endpoint="export",
+               parameters=[dict(GAME_ID)])
+    @_documented(
+        blp.response(200, replay.export, description="the finished game, every entry unredacted",
+                     headers={"ETag": {"description": "names the game's last version: an export never changes",
+                                       "schema": {"type": "string"}},
+                              "Cache-Control": {"description": "`public, no-cache`", "schema": {"type": "string"}}}),
+        blp.alt_response(304, description="not modified since the ETag in If-None-Match"),
+        *_alt(blp, P401, P404, P409_OVER, P503, P429_EXPORT),
+        blp.doc(operationId=f"export{prefix}Game", summary="A finished game as one replayable document",
+                description="The game as it was set up (players, options, seed and the first deal's deck) and "
+                            "played (every move and event, unredacted, with its time), and its result: create a "
+                            "game with the same seed, options and players and post every entry's move as its "
+                            "seat to play it again. Only once the game is over (409 `game_not_finished` before): "
+                            "until then nothing hidden is revealed. Anyone who knows the game may ask; a seat "
+                            "token, when sent, must be valid.",
+                parameters=[IF_NONE_MATCH], security=BEARER_OPTIONAL),
+    )
+    def export_game(game_id: str) -> Response:
+        return export.export(game, game_id)
+
+    @blp.route("/games/<string(maxlength=64):game_id>/positions", methods=["GET"], endpoint="positions",
+               parameters=[dict(GAME_ID)])
+    @_documented(
+        blp.arguments(PositionsQuery, location="query"),
+        blp.response(200, replay.positions, description="the positions asked for, every hand open"),
+        *_alt(blp, P401, P404, P409_OVER, P422Q, P503, P429_EXPORT),
+        blp.doc(operationId=f"get{prefix}Positions", summary="A finished game's positions, every hand open",
+                description="Watching a finished game again: from position `start` (0 is the deal) on, each "
+                            "position's spectator view and every seat's hand. The server plays the game again "
+                            "from its start up to the last position asked for, which costs what reading as many "
+                            "log entries does. Only once the game is over (409 `game_not_finished` before).",
+                security=BEARER_OPTIONAL),
+    )
+    def game_positions(game_id: str) -> Response:
+        return export.positions(game, game_id)
 
     return blp

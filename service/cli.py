@@ -1,4 +1,4 @@
-"""The ``cardtable`` command: ``cardtable serve`` and ``cardtable openapi``."""
+"""The ``cardtable`` command: ``cardtable serve``, ``cardtable openapi`` and ``cardtable replay FILE``."""
 
 from __future__ import annotations
 
@@ -38,6 +38,24 @@ def spec_text() -> str:
     return json.dumps(spec_document(), indent=2, sort_keys=True) + "\n"
 
 
+def replay_file(path: str) -> int:
+    """``cardtable replay FILE``: replay an export (``-``: standard input) through its game's engine
+    (``engines.replay``). Exit 0 with a one-line summary when every entry and the result reproduce,
+    1 with the first entry that differs, 2 when the file is no export."""
+    from engines.replay import MalformedExport, replay
+
+    try:
+        with (sys.stdin if path == "-" else open(path, encoding="utf-8")) as f:
+            export = json.load(f)
+        replayed = replay(export)
+    except (OSError, ValueError) as exc:  # unreadable, not JSON (a ValueError), or MalformedExport
+        what = "not an export" if isinstance(exc, MalformedExport) else "cannot read it"
+        print(f"cardtable replay: {path}: {what}: {exc}", file=sys.stderr)
+        return 2
+    print(replayed.summary())
+    return 0 if replayed.ok else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="cardtable", description="Five card games behind one REST API.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -46,7 +64,12 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=8000)
     spec = sub.add_parser("openapi", help="print the OpenAPI document")
     spec.add_argument("--output", "-o", help="write to this file instead of standard output")
+    again = sub.add_parser("replay", help="replay an exported game (GET .../export) and check that it reproduces")
+    again.add_argument("file", help="the export, a JSON file (- for standard input)")
     args = parser.parse_args(argv)
+
+    if args.command == "replay":
+        return replay_file(args.file)
 
     if args.command == "openapi":
         text = spec_text()

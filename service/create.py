@@ -17,7 +17,7 @@ from engines.core import InvalidOptions
 from service import auth, observability, ratelimit
 from service.errors import ApiError
 from service.moves import play_bots
-from service.records import SCHEMA_VERSION, dumps, fingerprint
+from service.records import SCHEMA_VERSION, dumps, fingerprint, timestamp
 from service.runtime import Game, check_log_room, runtime
 from service.wire import idempotency_key, json_response, load_body, nested_errors, replayed
 
@@ -104,10 +104,13 @@ def create(game: Game) -> Response:
         "seats": [{"hash": auth.token_hash(t), "bot": False} if t is not None
                   else {"hash": None, "bot": True, "level": bots[i]} for i, t in enumerate(tokens)],
         "state": None,
+        "created_at": timestamp(),
+        "updated_at": None,
     }
     state, entries = play_bots(game, record, state, 0)
     check_log_room(0, len(entries))
     record["state"] = engine.encode(state)
+    record["updated_at"] = timestamp()  # after the bots' opening moves, if any
     created = {
         "game_id": game_id,
         "game": engine.id,

@@ -1,9 +1,10 @@
 """A game's log: the entry each applied move writes, an entry as one viewer sees it, and
-``GET .../log``, the log redacted for the caller (an event stream sends the very same entries).
+``GET .../log``, the log redacted for the caller (an event stream and a move's answer, ``entries``,
+send the very same entries).
 
 A stored entry (``service.records``) keeps the move, the move as each viewer sees it where that
 differs (``redacted``, worked out once, when the move is applied) and its events with every
-viewer's part; a read picks one viewer's.
+viewer's part, and the time it was applied (``at``); a read picks one viewer's.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from engines.core import Event, Move
 from schemas.common import LOG_LIMIT, LOG_LIMIT_MAX
 from service import ratelimit
 from service.errors import ApiError
-from service.records import UnknownSnapshot, dumps, loads_entry
+from service.records import UnknownSnapshot, dumps, loads_entry, timestamp
 from service.runtime import Game, runtime
 from service.wire import cache_headers, json_response, query_int
 
@@ -29,9 +30,9 @@ PAGE = 50
 
 def entry(game: Game, seat: int, move: Move, events: tuple[Event, ...], bot: bool, version: int,
           players: int) -> bytes:
-    """The stored log entry of one applied move: the move, as each viewer sees it where that
-    differs (read off the move's events, ``Engine.shown_move``), and its events with every
-    viewer's part (``entry_for`` shows one viewer's)."""
+    """The stored log entry of one applied move, made now: the move, as each viewer sees it where
+    that differs (read off the move's events, ``Engine.shown_move``), its events with every
+    viewer's part (``entry_for`` shows one viewer's) and the time (``at``)."""
     engine = game.engine
     full = move.to_json()
     redacted = {}
@@ -41,7 +42,7 @@ def entry(game: Game, seat: int, move: Move, events: tuple[Event, ...], bot: boo
             if shown != full:
                 redacted["spectator" if viewer is None else str(viewer)] = shown
     return dumps({"format": engine.format, "version": version, "seat": seat, "bot": bot, "move": full,
-                  "redacted": redacted, "events": [e.to_json() for e in events]})
+                  "redacted": redacted, "events": [e.to_json() for e in events], "at": timestamp()})
 
 
 def entry_for(game: Game, raw: bytes, seat: int | None) -> dict[str, Any]:
@@ -54,7 +55,18 @@ def entry_for(game: Game, raw: bytes, seat: int | None) -> dict[str, Any]:
     viewer = "spectator" if seat is None else str(seat)
     return {"version": e["version"], "seat": e["seat"], "bot": e["bot"],
             "move": e["redacted"].get(viewer, e["move"]),
-            "events": [Event.from_json(ev).for_viewer(seat) for ev in e["events"]]}
+            "events": [_event_for(ev, None if seat is None else viewer) for ev in e["events"]], "at": e["at"]}
+
+
+def _event_for(stored: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+    """A stored event (``Event.to_json``) as ``viewer`` (a seat's number as text; None: the
+    spectator) sees it: ``Event.for_viewer`` of it, read off the stored JSON without building the
+    event again."""
+    shown = {"type": stored["type"], **stored["public"]}
+    extra = None if viewer is None else stored["private"].get(viewer)
+    if extra:
+        shown.update(extra)
+    return shown
 
 
 def log(game: Game, game_id: str) -> Response:

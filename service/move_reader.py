@@ -22,7 +22,7 @@ from typing import Any
 from marshmallow import RAISE, Schema, fields, missing, validate
 
 from engines.core import Engine, IllegalMove, Move, move_from_json
-from schemas.common import BuiltSchemas, MoveOneOf, StrictBoolean
+from schemas.common import BuiltSchemas, CardField, MoveOneOf, StrictBoolean
 
 #: A compiled check: the loaded value of a JSON value, or ``_Refused``.
 Check = Callable[[Any], Any]
@@ -76,7 +76,7 @@ def _field(f: fields.Field) -> Check:
         raise _Unsupported(f"field {f!r}")
     tests = [_validator(v) for v in f.validators]
     kind = type(f)
-    if kind is fields.String:
+    if kind is fields.String or kind is CardField:  # a card code loads as any text does
         def base(x: Any) -> Any:
             if type(x) is not str:
                 raise _Refused

@@ -4,7 +4,8 @@ A move body is read once (``service.move_reader``), after the game and the seat:
 nothing from 422s. The checks come in one order, shared by both: the version named, the game still
 running, room in the log, the seat to move; then the engine's rules. A submitted move, and every
 bot move after it (``play_bots``), is written with one compare-and-set; the answer is the mover's
-new view, kept with the Idempotency-Key when one came.
+new view with ``entries``, the log entries the request wrote as the mover sees them in the log, kept
+with the Idempotency-Key when one came (a replay answers the same, with its own ``server_time``).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from service import log, observability, view
 from service.bots import MAX_BOT_MOVES, RequestBots, seat_level
 from service.errors import ApiError
 from service.move_reader import ReadMove
-from service.records import dumps, fingerprint
+from service.records import dumps, fingerprint, timestamp
 from service.runtime import Game, check_log_room, runtime
 from service.versions import Stored
 from service.wire import cache_headers, etag, idempotency_key, json_body, json_response, replayed, schema_errors
@@ -118,17 +119,21 @@ def submit(game: Game, game_id: str) -> Response:
             kept = rt.store.idempotent(game_id, idem)
             if kept is not None:
                 first = replayed(kept, body_print)
-                return json_response(first["view"], 200, {"ETag": first["etag"], "Idempotent-Replayed": "true",
-                                                           **cache_headers(seat)})
+                return json_response(view.timed(dumps(first["view"])), 200,
+                                     {"ETag": first["etag"], "Idempotent-Replayed": "true", **cache_headers(seat)})
         move, after, events = judge(game, stored, seat, read)
         entries = [log.entry(game, seat, move, events, False, stored.version + 1, record["players"])]
         after, bot_entries = play_bots(game, record, after, stored.version + 1)
         entries += bot_entries
         check_log_room(stored.version, len(entries))
         new_version = stored.version + len(entries)
-        record = {**record, "state": engine.encode(after)}  # the version read stays as it was
+        # the version read stays as it was
+        record = {**record, "state": engine.encode(after), "updated_at": timestamp()}
         answer = view.body(game, record, new_version, after, seat)
-        answer_bytes = dumps(answer)
+        view_bytes = dumps(answer)
+        # The answer is the view and the entries this request wrote, as the log shows them to the mover.
+        shown = dumps([log.entry_for(game, raw, seat) for raw in entries])
+        answer_bytes = b'%s,"entries":%s}' % (view_bytes[:-1], shown)
         tag = etag(new_version, seat)
         # The kept answer embeds the view as encoded once: {"fingerprint", "view", "etag"}.
         idem_value = None if idem is None else (
@@ -137,9 +142,9 @@ def submit(game: Game, game_id: str) -> Response:
         if rt.store.commit(game_id, stored.version, snapshot, entries, rt.game_ttl, idem, idem_value):
             observability.moves_applied(engine.id, len(entries), answer["status"] == "finished")
             written = Stored(new_version, snapshot, record, engine, after)  # the next request starts here
-            written.views[seat] = answer_bytes
+            written.views[seat] = view_bytes
             rt.versions.keep(game_id, written)
-            return json_response(answer_bytes, 200, {"ETag": tag, **cache_headers(seat)})
+            return json_response(view.timed(answer_bytes), 200, {"ETag": tag, **cache_headers(seat)})
         if read.body.get("version") is not None:
             current = rt.store.load(game_id)
             now = current.version if current else stored.version

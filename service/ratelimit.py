@@ -277,17 +277,18 @@ def replay_meter() -> Callable[[int, bool], int | None]:
     return charge
 
 
-def replaying(entries: int) -> None:
-    """The log route is about to answer ``entries`` entries: charge them (``replay_meter``), 429
-    ``rate_limited`` when the caller's seat or address is over."""
+def replaying(entries: int, fewer: str = "ask for fewer (limit), or ") -> None:
+    """The log route (or an export, or the positions of a finished game) is about to answer, or play
+    again, ``entries`` entries: charge them (``replay_meter``), 429 ``rate_limited`` when the caller's
+    seat or address is over. ``fewer`` says how to ask for fewer ("" where one cannot)."""
     if entries <= 0:
         return
     wait = replay_meter()(entries, True)
     if wait is not None:
         limiter: RateLimiter = current_app.extensions["cardtable.rate_limiter"]
         raise ApiError(429, "rate_limited", f"More than {limiter.describe('requests')} from this seat or its "
-                       f"address, counting a request for every {REPLAY_PAGE} log entries; ask for fewer "
-                       "(limit), or retry after the delay in Retry-After.", {"Retry-After": str(wait)})
+                       f"address, counting a request for every {REPLAY_PAGE} log entries; {fewer}retry after "
+                       "the delay in Retry-After.", {"Retry-After": str(wait)})
 
 
 def creating() -> None:

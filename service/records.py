@@ -1,11 +1,13 @@
 """The stored snapshot of one game: engine state plus the service's own facts, and its formats.
 
-A record is JSON: ``{"schema": 2, "format": n, "game", "game_id", "players", "options", "seed",
-"deck", "seats": [{"hash", "bot", "level"}], "state"}`` (``level`` only on a bot seat; a bot seat without one,
-written before levels existed, plays ``random``). ``schema`` versions this envelope (the service's
-part); ``format`` versions the game's ``state`` (the engine's ``format``). A log entry is
-``{"format": n, "version", "seat", "bot", "move", "redacted", "events"}`` (release 1 wrote neither
-``format`` nor ``events``).
+A record is JSON: ``{"schema": 3, "format": n, "game", "game_id", "players", "options", "seed",
+"deck", "seats": [{"hash", "bot", "level"}], "state", "created_at", "updated_at"}`` (``level`` only on a
+bot seat; a bot seat without one, written before levels existed, plays ``random``; the times are RFC
+3339 UTC strings, ``timestamp``). ``schema`` versions this envelope (the service's part); ``format``
+versions the game's ``state`` (the engine's ``format``). A log entry is ``{"format": n, "version",
+"seat", "bot", "move", "redacted", "events", "at"}`` (release 1 wrote neither ``format`` nor
+``events``; ``at``, the time the move was applied, is missing from entries written before times
+were kept, and reads as None).
 
 Every format a release ever wrote stays readable: the envelope is migrated here, the state and log
 entries through the engine's pure steps (``engines.core.migrate``), on load; the next commit writes
@@ -17,6 +19,7 @@ beside the record. Key names (``service.store``) are part of the stored format a
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -25,8 +28,8 @@ import orjson
 from engines.core import Engine, Migration, NewerFormat, migrate
 
 #: The envelope format this release writes. 1: the first release (no ``format``; every game's state
-#: in its format 1). 2: ``format`` names the state's format.
-SCHEMA_VERSION = 2
+#: in its format 1). 2: ``format`` names the state's format. 3: ``created_at`` and ``updated_at``.
+SCHEMA_VERSION = 3
 
 
 class UnknownSnapshot(Exception):
@@ -46,12 +49,34 @@ def fingerprint(data: Any) -> str:
 loads = orjson.loads
 
 
+#: The last second ``timestamp`` wrote, and how: a move request writes three times within a
+#: millisecond or two, and formatting the date is most of the cost.
+_second: tuple[int, str] = (-1, "")
+
+
+def timestamp(at: float | None = None) -> str:
+    """``at`` (default: now), in seconds since the epoch, as RFC 3339 in UTC with milliseconds:
+    ``2026-11-25T14:18:10.123Z``. Every time the service stores or answers is written so."""
+    global _second
+    seconds, millis = divmod(int((time.time() if at is None else at) * 1000), 1000)
+    last = _second
+    if last[0] != seconds:
+        last = _second = (seconds, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)))
+    return f"{last[1]}.{millis:03d}Z"
+
+
 def _envelope_1_to_2(record: dict[str, Any]) -> dict[str, Any]:
     """Release 1 wrote no ``format``: every game's state was in its format 1."""
     return {**record, "schema": 2, "format": 1}
 
 
-ENVELOPE_MIGRATIONS: Mapping[int, Migration] = {1: _envelope_1_to_2}
+def _envelope_2_to_3(record: dict[str, Any]) -> dict[str, Any]:
+    """Games written before the service kept times: when they were created or last moved is not
+    known (None, shown as null)."""
+    return {**record, "schema": 3, "created_at": None, "updated_at": None}
+
+
+ENVELOPE_MIGRATIONS: Mapping[int, Migration] = {1: _envelope_1_to_2, 2: _envelope_2_to_3}
 
 
 def loads_record(raw: bytes, engine: Engine) -> dict[str, Any]:
@@ -79,6 +104,7 @@ def loads_entry(raw: bytes, engine: Engine) -> dict[str, Any]:
     """One stored log entry in this release's format (entries of release 1 carry no ``format``)."""
     entry: dict[str, Any] = orjson.loads(raw)
     entry.setdefault("events", [])  # release 1 reported no events
+    entry.setdefault("at", None)  # written before entries carried their time
     written = entry.get("format", 1)
     if written != engine.format:
         # A format step that changed only the state leaves the log entries as they were.

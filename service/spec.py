@@ -1,18 +1,21 @@
-"""OpenAPI generation details: move unions as ``oneOf`` with a discriminator.
+"""OpenAPI generation details: move unions as ``oneOf`` with a discriminator, and card codes.
 
-apispec documents a marshmallow-oneofschema ``OneOfSchema`` as an empty object
-(apispec issue 1012). This converter emits ``oneOf`` plus ``discriminator.mapping``
-so that generated SDKs get one typed class per move kind.
+apispec documents a marshmallow-oneofschema ``OneOfSchema`` as an empty object (apispec issue
+1012). This converter emits ``oneOf`` plus ``discriminator.mapping`` so that generated SDKs get one
+typed class per move kind. A card field (``schemas.common.CardField``) names its game's card schema (``<Prefix>Card``:
+the pattern and the meaning of the game's card codes), made once from the game's declaration.
 """
 
 from __future__ import annotations
 
+import inspect
+import re
 from typing import Any
 
 from apispec.ext.marshmallow import MarshmallowPlugin, OpenAPIConverter
 from apispec.ext.marshmallow.common import resolve_schema_instance
 
-from schemas.common import BotSeat, BotSeatField, MoveOneOf
+from schemas.common import BotSeat, BotSeatField, CardField, MoveOneOf
 
 #: OpenAPI 3.0 has no null type: an object that admits only null.
 _NULL = {"type": "object", "nullable": True, "enum": [None]}
@@ -22,6 +25,21 @@ class _Converter(OpenAPIConverter):
     def init_attribute_functions(self) -> None:
         super().init_attribute_functions()
         self.add_attribute_function(_bot_seat2properties)
+
+    def field2property(self, field: Any) -> dict[str, Any]:
+        """A card field as a reference to its game's card schema (with the field's own description
+        beside it, under ``allOf``: OpenAPI 3.0 ignores what stands beside a plain ``$ref``)."""
+        if not isinstance(field, CardField):
+            out: dict[str, Any] = super().field2property(field)
+            return out
+        if field.component not in self.spec.components.schemas:
+            self.spec.components.schema(field.component, {
+                "type": "string", "pattern": field.codes.pattern, "description": field.codes.description})
+        ref = {"$ref": f"#/components/schemas/{field.component}"}
+        description = field.metadata.get("description")
+        if field.allow_none:
+            return {"anyOf": [ref, dict(_NULL)], **({"description": description} if description else {})}
+        return {"allOf": [ref], "description": description} if description else ref
 
     def field2nullable(self, field: Any, ret: dict[str, Any]) -> dict[str, Any]:
         """A nullable nested schema as ``anyOf: [ref, null]``.
@@ -50,7 +68,12 @@ class _Converter(OpenAPIConverter):
             if instance.__doc__:
                 out["description"] = instance.__doc__.strip()
             return out
-        return super().schema2jsonschema(schema)
+        out = super().schema2jsonschema(schema)
+        doc = type(instance).__doc__
+        if "description" not in out and doc:  # a schema's docstring describes it (apispec reads only Meta)
+            first = " ".join(inspect.cleandoc(doc).split("\n\n")[0].split())
+            out["description"] = re.sub(r"``([^`]+)``", r"`\1`", first)  # reST's code spans as Markdown's
+        return out
 
 
 def _bot_seat2properties(self: _Converter, field: Any, **kwargs: Any) -> dict[str, Any]:

@@ -1,6 +1,10 @@
 """``GET .../games/<id>``: a seat's view (with its token) or the spectator's, with its ETag; a 304
 when If-None-Match names it, and long polling with ``?wait=``: the answer comes as soon as the
-version moves on (or a 304 once the wait is over)."""
+version moves on (or a 304 once the wait is over).
+
+A view is the same for every request of one version and viewer, so a worker renders it once
+(``service.versions``); only ``server_time``, the time of the answer, differs, and it is added to the
+rendered bytes as the answer leaves (``timed``)."""
 
 from __future__ import annotations
 
@@ -10,8 +14,8 @@ from typing import Any
 
 from flask import Response
 
-from service import slots
-from service.records import dumps
+from service import seats, slots
+from service.records import dumps, timestamp
 from service.runtime import Game, runtime
 from service.wire import cache_headers, etag, json_response, matches, query_int
 
@@ -21,7 +25,8 @@ LONG_POLL_MAX = 30
 
 def body(game: Game, record: Mapping[str, Any], version: int, state: Any, seat: int | None) -> dict[str, Any]:
     """The view of ``state`` at ``version`` for ``seat`` (None: the spectator): the game's facts,
-    the engine's view, and the seat's legal moves when it is to move."""
+    the table's seats, the engine's view, and the seat's legal moves when it is to move. Without
+    ``server_time`` (``timed`` adds it to each answer)."""
     engine = game.engine
     result = engine.result(state)
     to_move = engine.to_move(state)
@@ -35,11 +40,20 @@ def body(game: Game, record: Mapping[str, Any], version: int, state: Any, seat: 
         "players": record["players"],
         "seat": seat,
         "to_move": list(to_move),
+        "seats": seats.seats(record["seats"], engine.seat_facts(state)),
         "state": engine.view(state, seat),
         "legal_moves": legal,
         "result": None if result is None else result.to_json(),
         "provisional": engine.provisional,
+        "created_at": record["created_at"],
+        "updated_at": record["updated_at"],
     }
+
+
+def timed(rendered: bytes) -> bytes:
+    """A rendered JSON object (a view, a move's answer) with ``server_time``, the time of this
+    answer, added as its last field: the bytes a worker keeps never hold a time."""
+    return b'%s,"server_time":"%s"}' % (rendered[:-1], timestamp().encode())
 
 
 def view(game: Game, game_id: str) -> Response:
@@ -55,7 +69,7 @@ def view(game: Game, game_id: str) -> Response:
         stored = game.load(game_id)
         tag = etag(stored.version, seat)
     rendered = stored.view(seat, lambda: dumps(body(game, stored.record, stored.version, stored.state, seat)))
-    return json_response(rendered, 200, {"ETag": tag, **cache_headers(seat)})
+    return json_response(timed(rendered), 200, {"ETag": tag, **cache_headers(seat)})
 
 
 def long_poll(game_id: str, seen: int, wait: float) -> bool:

@@ -45,6 +45,11 @@ IMMUTABLE = 365 * 24 * 3600
 _ASSET_REF = re.compile(r'\b(src|href)="([A-Za-z0-9_.-]+\.(?:js|css))"')
 
 
+def rules_path(game: str) -> str:
+    """Where this service serves a game's rules (``seeds/<game>.md``): the catalogue's ``rules_url``."""
+    return f"/play/rules/{game}.md"
+
+
 class Hashes:
     """Content hashes of a folder's files, recomputed when a file's size or time changes (so an
     edit under ``cardtable serve`` shows on the next reload without a restart)."""
@@ -220,6 +225,8 @@ def install(app: Flask, api: Api) -> None:
     rules = {r.rule: r for r in app.url_map.iter_rules()}
     api.spec.path(rule=rules["/play/"], operations={"get": {
         "operationId": "getWebTable", "summary": "The web table: every game playable in a browser", "tags": ["service"],
+        "description": "A page that plays every game against the server's bots or other people, from the service "
+                       "itself: nothing is loaded from elsewhere.",
         "responses": {"200": {"description": "an HTML page (its scripts and styles are served under /play/)",
                               "content": {"text/html": {"schema": {"type": "string"}}}}},
     }})

@@ -6,6 +6,7 @@ import json
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any
 
 from engines.core import Engine, Move
@@ -73,6 +74,18 @@ def final_state(engine: Engine, players: int, seed: str, options: dict[str, Any]
     for step in playout(engine, players, seed, options):
         state = engine.apply(step.state, step.seat, step.move)
     return state
+
+
+def served_view(engine: Engine, state: Any, viewer: int | None, version: int = 0) -> dict[str, Any]:
+    """The view the service answers ``viewer`` (``service.view.body``, as GET .../games/<id> sends it,
+    with its time) of a game at ``state`` whose seats are all people's, as JSON."""
+    from service.view import body  # the service's own code, so that the schemas are checked against it
+
+    players = len(engine.seat_facts(state))
+    record = {"game_id": "g", "players": players, "seats": [{"hash": "", "bot": False}] * players,
+              "created_at": "2026-01-01T10:00:00.000Z", "updated_at": "2026-01-01T10:05:00.000Z"}
+    view = body(SimpleNamespace(engine=engine), record, version, state, viewer)  # type: ignore[arg-type]
+    return json.loads(json.dumps({**view, "server_time": "2026-01-01T10:05:01.000Z"}))  # type: ignore[no-any-return]
 
 
 def canonical(data: Any) -> str:

@@ -31,7 +31,7 @@ fi
 # Debian packages the tests need: redis-server (and redis-cli) for the service tests, nginx for
 # the tests of deploy/nginx in front of gunicorn (Debian's postinst starts no server in a container
 # with policy-rc.d; elsewhere it may start the system's nginx, which the tests do not use),
-# node and npm for the TypeScript SDK check, chromium for the web table's browser tests
+# node and npm for the TypeScript SDK check and the spec's linter, chromium for the web table's browser tests
 # (driven by Playwright from the test extra; Playwright's own browser download is not used).
 missing=""
 command -v redis-server >/dev/null 2>&1 || missing="$missing redis-server"
@@ -54,6 +54,13 @@ if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test,load]'
+
+# Spectral, the OpenAPI linter tests/test_spec_lint.py runs, pinned in tools/package.json and its
+# lockfile; installed again only when the lockfile changed (no install scripts: none is needed).
+if ! cmp -s tools/package-lock.json tools/node_modules/.installed-lock 2>/dev/null; then
+  (cd tools && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error)
+  cp tools/package-lock.json tools/node_modules/.installed-lock
+fi
 
 .venv/bin/ruff check .
 .venv/bin/mypy engines bots schemas service

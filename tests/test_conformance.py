@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from engines import REGISTRY
 from engines.core import Engine, IllegalMove, Move, Result, move_from_json
-from tests.playout import built, canonical, playout, short_options
+from tests.playout import built, canonical, playout, served_view, short_options
 
 ENGINES = sorted(REGISTRY.values(), key=lambda e: e.id)
 IDS = [e.id for e in ENGINES]
@@ -182,15 +182,8 @@ def test_views_match_their_wire_schema(engine: Engine, data: st.DataObject) -> N
 
 
 def _validate_view(engine: Engine, view_schema, state, viewer) -> None:
-    result = engine.result(state)
-    body = {
-        "game_id": "g", "game": engine.id, "version": 0,
-        "status": "finished" if result else "active", "players": 2, "seat": viewer,
-        "to_move": list(engine.to_move(state)), "state": engine.view(state, viewer),
-        "legal_moves": [m.to_json() for m in engine.legal_moves(state, viewer)] if viewer is not None else [],
-        "result": result.to_json() if result else None, "provisional": engine.provisional,
-    }
-    errors = view_schema.validate(json.loads(json.dumps(body)))
+    body = served_view(engine, state, viewer)
+    errors = view_schema.validate(body)
     assert not errors, f"{engine.id} view for {viewer} does not match its schema: {errors}"
 
 
@@ -236,6 +229,21 @@ def test_the_deal_is_a_function_of_the_seed(engine: Engine) -> None:
     a = engine.new_game(players, short_options(engine), "seed-a")
     assert engine.new_game(players, short_options(engine), "seed-a") == a
     assert engine.new_game(players, short_options(engine), "seed-b") != a
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=IDS)
+def test_the_first_deck_deals_the_very_same_game(engine: Engine) -> None:
+    """``first_deck`` is the deck a game was dealt from (an export's ``deck``): a game created with it
+    and the same seed is the same game at every table size, and a fixed deck is its own first deck."""
+    options = short_options(engine)
+    for players in engine.players:
+        for seed in ("deck-a", "deck-b"):
+            deck = engine.first_deck(players, options, seed)
+            assert sorted(deck) == sorted(engine.first_deck(players, options, "another")), "not the same cards"
+            assert engine.new_game(players, options, seed, deck) == engine.new_game(players, options, seed)
+            assert engine.first_deck(players, options, "another", deck) == deck
+    players = engine.players.start
+    assert engine.first_deck(players, options, "deck-a") != engine.first_deck(players, options, "deck-b")
 
 
 @pytest.mark.parametrize("engine", ENGINES, ids=IDS)

@@ -55,7 +55,8 @@ def test_events_are_typed_declared_and_game_over_comes_last(engine: Engine, data
         after, events = engine.apply_events(step.state, step.seat, step.move)
         for viewer in (None, *range(players)):
             shown = [e.for_viewer(viewer) for e in events]
-            entry = {"version": 1, "seat": step.seat, "bot": False, "move": step.move.to_json(), "events": shown}
+            entry = {"version": 1, "seat": step.seat, "bot": False, "move": step.move.to_json(), "events": shown,
+                     "at": None}
             errors = entry_schema.validate(json.loads(json.dumps(entry)))
             assert not errors, f"{engine.id} events for {viewer} do not match their schema: {errors}\n{shown}"
         seen |= {e.type for e in events}

@@ -17,7 +17,7 @@ import pytest
 
 from engines import REGISTRY
 from engines.core import Engine, move_from_json
-from tests.playout import built, playout
+from tests.playout import built, playout, served_view
 
 CASES = [(g, n) for g, e in sorted(REGISTRY.items()) for n in e.players]
 #: Every listed move goes back through ``move_from_json`` at every position; the schemas (the costly
@@ -27,14 +27,9 @@ STRIDE = 3
 
 def _served_view(engine: Engine, state: Any, viewer: int | None, players: int, version: int) -> dict[str, Any]:
     """The body the service answers for ``viewer`` (its fields as GET /v1/{game}/games/{id} has them)."""
-    result = engine.result(state)
-    return json.loads(json.dumps({
-        "game_id": "g", "game": engine.id, "version": version, "status": "finished" if result else "active",
-        "players": players, "seat": viewer, "to_move": list(engine.to_move(state)),
-        "state": engine.view(state, viewer),
-        "legal_moves": [m.to_json() for m in engine.legal_moves(state, viewer)] if viewer is not None else [],
-        "result": result.to_json() if result else None, "provisional": engine.provisional,
-    }))
+    view = served_view(engine, state, viewer, version)
+    assert view["players"] == players
+    return view
 
 
 @pytest.mark.parametrize("game,players", CASES, ids=[f"{g}-{n}p" for g, n in CASES])

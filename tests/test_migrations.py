@@ -57,6 +57,13 @@ def test_a_first_release_record_is_read_in_the_current_formats() -> None:
     assert (record["schema"], record["format"], record["state"]) == (SCHEMA_VERSION, 3, {"points": 5, "bonus": 0})
 
 
+def test_a_record_written_before_times_were_kept_has_none() -> None:
+    """Envelope 2 kept no times: a game's creation and last change read as unknown (None)."""
+    record = loads_record(_record(2, {"points": 5, "bonus": 0}, 3), Toy())
+    assert (record["schema"], record["created_at"], record["updated_at"]) == (SCHEMA_VERSION, None, None)
+    assert record["state"] == {"points": 5, "bonus": 0}
+
+
 def test_a_record_of_the_current_formats_is_left_as_it_is() -> None:
     state = {"points": 5, "bonus": 2}
     assert loads_record(_record(SCHEMA_VERSION, state, 3), Toy())["state"] == state
@@ -76,7 +83,7 @@ def test_a_record_of_another_game_is_not_migrated_by_this_one() -> None:
 
 def test_log_entries_follow_the_steps_that_changed_them_and_keep_the_others() -> None:
     first = loads_entry(orjson.dumps({"version": 1, "seat": 0, "bot": False, "move": {}, "redacted": {}}), Toy())
-    assert first["format"] == 3 and first["events"] == []
+    assert first["format"] == 3 and first["events"] == [] and first["at"] is None
     with pytest.raises(UnknownSnapshot):
         loads_entry(orjson.dumps({"format": 4, "version": 1}), Toy())
 

@@ -9,13 +9,14 @@ private, to their holder.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Annotated, Literal, TypedDict
+from typing import Literal, TypedDict
 
 from engines import eventtypes
 from engines.core import Event
-from engines.eventtypes import EventType, Length, private, public, spread
+from engines.eventtypes import EventType, private, public, spread
 
 from .melds import Arrangement
+from .moves import Card
 from .state import CHOOSE, FORCED, TURNED, ConquianState, DealSummary
 
 
@@ -36,10 +37,6 @@ def _is_layoff(old: Arrangement, new: Arrangement) -> bool:
 
 _SOURCE: dict[str, Literal["offer", "turned", "forced"]] = {CHOOSE: "offer", TURNED: "turned", FORCED: "forced"}
 
-#: A card code on the wire (``8H``, ``10S``).
-Card = Annotated[str, Length(2, 3)]
-
-
 class _Melding(EventType):
     """The fields of a meld move's event (``melded`` and ``laid_off``)."""
 
@@ -47,9 +44,9 @@ class _Melding(EventType):
     card: Card | None = public("the offered, turned or forced card melded; null for hand cards alone")
     source: Literal["offer", "turned", "forced", "hand"] = public(
         "where `card` came from (`hand`: hand cards alone)")
-    cards: Sequence[str] = public(
+    cards: Sequence[Card] = public(
         "every card the move added to the melds: `card` first, then the hand cards in hand order")
-    melds: Sequence[Sequence[str]] = public("the seat's complete melds after the move")
+    melds: Sequence[Sequence[Card]] = public("the seat's complete melds after the move")
     melded_count: int = public("cards the seat has melded now (11 wins)")
 
 
@@ -185,7 +182,7 @@ class Dealt(EventType):
     stake: int = public("units the new deal is worth")
     hand_counts: Sequence[int] = public("hand cards per seat")
     stock_count: int = public("cards in the stock")
-    cards: Mapping[int, Sequence[str]] = private("the viewer's new hand (only to that seat)")
+    cards: Mapping[int, Sequence[Card]] = private("the viewer's new hand (only to that seat)")
 
 
 class GameOver(eventtypes.GameOver):

@@ -3,9 +3,19 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar
 
+from engines.cards import standard_codes
 from engines.core import Move
+
+from .melds import ORDER
+
+#: The codes of Conquian's cards (seeds/conquian.md 1), and a field that holds one.
+CARDS = standard_codes(ORDER, jokers=False, description=(
+    "A card of Conquian's 40-card deck, as its code: the rank (`A`, `2` to `7`, `J`, `Q`, `K`: no 8, 9 or "
+    "10), then the suit (`C` clubs, `D` diamonds, `H` hearts, `S` spades), e.g. `7H`, `JS`. In a sequence "
+    "the 7 and the jack are neighbours and the ace is low only. Every card exists once. No jokers."))
+Card = Annotated[str, CARDS]
 
 
 def _move_field(doc: str) -> Any:
@@ -29,7 +39,7 @@ class ConquianMeld(Move):
     """
 
     type: ClassVar[str] = "meld"
-    melds: tuple[tuple[str, ...], ...] = _move_field(
+    melds: tuple[tuple[Card, ...], ...] = _move_field(
         "The player's complete new melds: a list of melds, each a list of card codes. It contains all"
         " previously melded cards (rearranged as wished), the offered or face-up card, and any hand cards"
         " melded with it."
@@ -48,7 +58,7 @@ class ConquianDiscard(Move):
     """Discard a hand card after melding (phase ``discard``): it is offered to the opponent."""
 
     type: ClassVar[str] = "discard"
-    card: str = _move_field("The hand card to discard.")
+    card: Card = _move_field("The hand card to discard.")
 
 
 @dataclass(frozen=True)

@@ -54,6 +54,26 @@ from .state import (
     DealSummary,
 )
 
+#: Every reason the rules of Conquian refuse a move for (``IllegalMove.reason``), with what it means:
+#: the ``illegal_move`` answer's ``reason``. Core's own (``engines.core.CORE_REASONS``) come on top.
+REASONS: Mapping[str, str] = {
+    "wrong_phase": "This kind of move is not allowed in the turn's phase (`state.phase`): drawing, melding, "
+                   "rejecting, discarding, passing and forcing each have their phase.",
+    "no_offer": "There is no offered card to meld: turn the stock card instead.",
+    "unknown_card": "A card named is not a card of Conquian's 40-card deck.",
+    "duplicate_card": "A card appears more than once in the melds.",
+    "melded_card_missing": "The new melds leave out a card the mover had already melded: every melded card stays.",
+    "card_not_melded": "The new melds leave out the card to be melded (the offered or face-up card).",
+    "card_not_in_hand": "A card named is not in the mover's hand.",
+    "hand_cards_not_allowed": "A forced player adds only the forced card to his melds, no hand cards.",
+    "nothing_melded": "The melds add no card to those already on the table.",
+    "sequence_too_long": "A sequence is longer than the option `max_sequence_len` allows.",
+    "invalid_meld": "A meld is neither a group (three or four of a rank) nor a sequence (three or more of a suit "
+                    "in order).",
+    "stock_empty": "The stock is empty: take the offered card or pass.",
+    "stock_not_empty": "Passing is allowed only once the stock is empty.",
+}
+
 
 def other(seat: int) -> int:
     return 1 - seat
@@ -84,13 +104,18 @@ def _cut_for_dealer(seed: str) -> tuple[tuple[str, ...], int]:
     raise AssertionError("a 40-card deck cannot tie on every pair")  # four of each rank, 20 pairs
 
 
+def pack(players: int, options: Mapping[str, Any]) -> tuple[str, ...]:
+    """The cards in play: the 40 of every deal, a standard deck without its 8s, 9s and 10s (seeds/conquian.md 1)."""
+    return DECK
+
+
 def new_game(players: int, options: Mapping[str, Any], seed: str, deck: Sequence[str] | None) -> ConquianState:
     """Set up a match and deal its first deal (seeds/conquian.md 2).
 
     ``deck`` (top card first) replaces ``shuffled(DECK, seed, "deal")`` for the first deal only.
     """
     rules = Rules(**options)
-    cards = deal_from(deck, DECK, seed)
+    cards = deal_from(deck, pack(players, options), seed)
     if rules.first_dealer == "low_card_draw":
         cut, dealer = _cut_for_dealer(seed)
     else:

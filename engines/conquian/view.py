@@ -72,3 +72,8 @@ def hidden(state: ConquianState, seat: int | None) -> tuple[Hidden, ...]:
     card enters a hand face up (seeds/conquian.md, "Bots"), so nothing more is known of a hand than
     its size."""
     return (*(Hidden("hands", s, order=sort_hand) for s in (0, 1) if s != seat), Hidden("stock"))
+
+
+def seat_facts(state: ConquianState) -> tuple[tuple[int, int | None], ...]:
+    """Each seat's cards in hand and its units won so far in the match (seeds/conquian.md 6)."""
+    return tuple((len(hand), score) for hand, score in zip(state.hands, state.scores, strict=True))

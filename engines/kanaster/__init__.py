@@ -12,6 +12,10 @@ from __future__ import annotations
 from engines.contract import Game, GameEngine
 from engines.kanaster.state import KanasterState
 
-ENGINE = GameEngine(Game.of(__name__, "kanaster", "Kanaster (Swiss canasta)", KanasterState))
+ENGINE = GameEngine(Game.of(
+    __name__, "kanaster", "Kanaster (Swiss canasta)", KanasterState, scoring="higher_wins", typical_minutes=90,
+    description="Canasta by Swiss house rules, 2 to 5 players each for himself: meld cards of one rank, build "
+                "canastas of seven, take the pile with its top card, and play hand after hand until a total "
+                "reaches 5,000 points."))
 
 __all__ = ["ENGINE"]

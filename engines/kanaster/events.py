@@ -18,6 +18,7 @@ from engines.core import JSON, Event
 from engines.eventtypes import EventType, Record, private, public, spread
 
 from .melds import CANASTA_SIZE, is_canasta, is_natural, points
+from .moves import Card
 from .state import HandRecord, KanasterState, Meld
 
 #: Where laid-out red 3s came from (``red_three.source``, section 4).
@@ -95,16 +96,16 @@ class Dealt(EventType):
     hand_number: int = public("1-based number of the new hand")
     dealer: int = public("who dealt it")
     cutter: int = public("who cut the deck")
-    cut_cards: Sequence[str] = public("wild cards the cutter kept at the cut (public)")
+    cut_cards: Sequence[Card] = public("wild cards the cutter kept at the cut (public)")
     counts: Sequence[int] = public("cards dealt to each seat")
-    cards: Mapping[int, Sequence[str]] = private("the viewer's new hand, red 3s still in it (only to that seat)")
+    cards: Mapping[int, Sequence[Card]] = private("the viewer's new hand, red 3s still in it (only to that seat)")
 
 
 class Turned(EventType):
     """The opening card(s) turned face up onto the pile (covered while wild or a red 3)."""
 
     type = "turned"
-    cards: Sequence[str] = public("the pile's opening cards, bottom first")
+    cards: Sequence[Card] = public("the pile's opening cards, bottom first")
     talon_count: int = public("cards left in the talon")
 
 
@@ -114,7 +115,7 @@ class Drew(EventType):
     type = "drew"
     seat: int = public("the seat that did it")
     count: int = public("how many cards")
-    cards: Mapping[int, Sequence[str]] = private("the cards drawn (only to the drawer)")
+    cards: Mapping[int, Sequence[Card]] = private("the cards drawn (only to the drawer)")
 
 
 class RedThree(EventType):
@@ -122,12 +123,12 @@ class RedThree(EventType):
 
     type = "red_three"
     seat: int = public("the seat that did it")
-    cards: Sequence[str] = public("the red 3s laid out")
+    cards: Sequence[Card] = public("the red 3s laid out")
     count: int = public("replacement cards drawn from the talon")
     source: Literal["hand", "talon", "pile", "hand_end"] = public(
         "hand: at the first turn; talon: drawn or a replacement; pile: taken with the pile (not replaced); "
         "hand_end: laid out for the count")
-    replacements: Mapping[int, Sequence[str]] = private("the replacement cards (only to the seat)")
+    replacements: Mapping[int, Sequence[Card]] = private("the replacement cards (only to the seat)")
 
 
 class MeldLaid(Record):
@@ -135,7 +136,7 @@ class MeldLaid(Record):
 
     id: int = public("its meld id on the table")
     rank: str = public("the meld's rank; '3' for black 3s")
-    cards: Sequence[str] = public("its cards")
+    cards: Sequence[Card] = public("its cards")
     canasta: bool = public("seven or more cards")
 
 
@@ -153,7 +154,7 @@ class LaidOff(EventType):
     type = "laid_off"
     seat: int = public("the seat that did it")
     meld: int = public("the meld id")
-    cards: Sequence[str] = public("the cards added")
+    cards: Sequence[Card] = public("the cards added")
     canasta: bool = public("the meld is a canasta now")
 
 
@@ -163,8 +164,8 @@ class TookPile(EventType):
 
     type = "took_pile"
     seat: int = public("the seat that did it")
-    top: str = public("the pile's top card, melded")
-    cards: Sequence[str] = public("the rest of the pile, now in the hand (red 3s follow as red_three), bottom first")
+    top: Card = public("the pile's top card, melded")
+    cards: Sequence[Card] = public("the rest of the pile, now in the hand (red 3s follow as red_three), bottom first")
 
 
 class Tucked(EventType):
@@ -173,7 +174,7 @@ class Tucked(EventType):
     type = "tucked"
     seat: int = public("the seat that did it")
     meld: int = public("the canasta's meld id")
-    cards: Sequence[str] = public("the cards tucked")
+    cards: Sequence[Card] = public("the cards tucked")
 
 
 class Discarded(EventType):
@@ -181,7 +182,7 @@ class Discarded(EventType):
 
     type = "discarded"
     seat: int = public("the seat that did it")
-    card: str = public("the card discarded")
+    card: Card = public("the card discarded")
 
 
 class HandEnded(EventType):

@@ -9,9 +9,19 @@ the hand. Red 3s are laid out by the engine itself, never by a move.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Annotated, ClassVar
 
+from engines.cards import RANKS, standard_codes
 from engines.core import Move
+
+#: The codes of Kanaster's cards (seeds/kanaster.md section 1), and a field that holds one.
+CARDS = standard_codes(RANKS, jokers=True, description=(
+    "A card of Kanaster's packs, as its code: the rank (`A`, `2` to `10`, `J`, `Q`, `K`), then the suit "
+    "(`C` clubs, `D` diamonds, `H` hearts, `S` spades), e.g. `KH`, `10S`; a joker is `JK`. A match plays "
+    "with several 52-card packs and their jokers (options `decks` and `jokers_per_deck`), so equal cards "
+    "share a code and a code may repeat in a hand or a meld. Jokers and 2s are wild; the red 3s (`3D`, "
+    "`3H`) are laid out, never melded; the black 3s (`3C`, `3S`) block the pile."))
+Card = Annotated[str, CARDS]
 
 
 @dataclass(frozen=True)
@@ -28,7 +38,7 @@ class TakePile(Move):
     the rest of the pile goes into the hand."""
 
     type: ClassVar[str] = "take_pile"
-    melds: tuple[tuple[str, ...], ...] = field(
+    melds: tuple[tuple[Card, ...], ...] = field(
         metadata={
             "doc": "New melds, each a list of card codes; one of them contains the pile's top card "
             "(listed by its code, taken from the pile), all other cards come from the hand."
@@ -50,7 +60,7 @@ class MeldCards(Move):
     the minimum count."""
 
     type: ClassVar[str] = "meld"
-    melds: tuple[tuple[str, ...], ...] = field(metadata={"doc": "New melds, each a list of hand card codes."})
+    melds: tuple[tuple[Card, ...], ...] = field(metadata={"doc": "New melds, each a list of hand card codes."})
 
 
 @dataclass(frozen=True)
@@ -59,7 +69,7 @@ class LayOff(Move):
 
     type: ClassVar[str] = "lay_off"
     meld: int = field(metadata={"doc": "Id of the mover's meld."})
-    cards: tuple[str, ...] = field(metadata={"doc": "Hand cards to add: its rank or wild cards."})
+    cards: tuple[Card, ...] = field(metadata={"doc": "Hand cards to add: its rank or wild cards."})
 
 
 @dataclass(frozen=True)
@@ -69,7 +79,7 @@ class Tuck(Move):
 
     type: ClassVar[str] = "tuck"
     meld: int = field(metadata={"doc": "Id of a canasta of the cards' rank."})
-    cards: tuple[str, ...] = field(metadata={"doc": "Natural cards of that rank that came with the pile."})
+    cards: tuple[Card, ...] = field(metadata={"doc": "Natural cards of that rank that came with the pile."})
 
 
 @dataclass(frozen=True)
@@ -77,7 +87,7 @@ class Discard(Move):
     """Discard one hand card onto the pile; ends the turn (the last card: going out)."""
 
     type: ClassVar[str] = "discard"
-    card: str = field(metadata={"doc": "Code of the hand card to discard."})
+    card: Card = field(metadata={"doc": "Code of the hand card to discard."})
 
 
 @dataclass(frozen=True)

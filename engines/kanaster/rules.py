@@ -42,6 +42,46 @@ from .options import Rules
 from .scoring import minimum_meld, score_hand
 from .state import ABORTED, DRAW, FINISHED, PLAY, HandRecord, HandTable, KanasterState, Meld
 
+#: Every reason the rules of Kanaster refuse a move for (``IllegalMove.reason``), with what it means:
+#: the ``illegal_move`` answer's ``reason``. Core's own (``engines.core.CORE_REASONS``) come on top.
+REASONS: Mapping[str, str] = {
+    "already_drawn": "The mover has drawn (or taken the pile) this turn already: meld, lay off or discard.",
+    "must_draw_first": "The turn starts with drawing from the talon or taking the pile.",
+    "unknown_card": "A card named is not a card code of the game.",
+    "no_melds": "The move names no meld.",
+    "no_such_meld": "No meld on the table has that id.",
+    "black_threes_not_meldable": "Black 3s are never melded (the game's options say so).",
+    "black_threes_only_going_out": "Black 3s are melded only in the move that goes out.",
+    "must_keep_a_card": "The move would empty the hand: one card must stay for the discard.",
+    "canasta_needed_to_go_out": "Going out needs a canasta of the mover's own.",
+    "below_minimum_meld": "The first meld of a hand does not reach the minimum count the mover's score asks for.",
+    "no_meld_after_taking_pile": "After taking the pile only tucking and the discard remain (the game's options "
+                                 "say so).",
+    "talon_empty": "The talon is empty: take the pile or end the hand.",
+    "pile_blocked": "The pile may not be taken now: it is empty, or a wild card, a 3 or a blocking card (a rank "
+                    "with a canasta) lies on top.",
+    "top_card_not_melded": "Taking the pile needs a meld that holds the pile's top card.",
+    "pile_frozen": "The pile is frozen: it is taken only with two natural cards of the top card's rank.",
+    "not_own_meld": "Cards go only onto the mover's own melds (and, under the options, only under his own "
+                    "canasta).",
+    "pile_not_taken": "Only the player who took the pile this turn may tuck.",
+    "no_cards": "The move names no card.",
+    "not_a_canasta": "Blocking cards are tucked only under a canasta.",
+    "card_does_not_fit": "A card does not match the meld's rank (only black 3s go onto a meld of black 3s).",
+    "not_from_pile": "Only cards taken with the pile this turn may be tucked.",
+    "talon_not_empty": "A hand ends by declining the pile only once the talon is empty.",
+    "must_take_pile": "The pile's top card fits one of the mover's melds, so the pile must be taken (option "
+                      "`stock_exhausted` is `forced_lay_off`).",
+    "meld_too_small": "A new meld needs at least three cards.",
+    "red_three_not_meldable": "Red 3s are laid out, never melded.",
+    "black_threes_alone": "Black 3s are melded only among themselves, without wild cards.",
+    "no_natural_card": "A meld needs natural cards, not only wild ones.",
+    "mixed_ranks": "The natural cards of a meld must all have one rank.",
+    "too_many_wild_cards": "A meld needs more natural cards than wild ones.",
+    "card_not_in_hand": "A card named is not in the mover's hand (as often as named).",
+}
+
+
 #: Where a move's events go, in order, while the rules apply it; None (``apply``, the listing of
 #: legal moves) builds none, so that the hot path pays nothing for them (section 18).
 Events = list[Event] | None
@@ -89,17 +129,27 @@ def deal(
     return tuple(sort_hand(h) for h in hands), tuple(talon), tuple(pile), tuple(cut)
 
 
+def _rules(players: int, options: Mapping[str, Any]) -> Rules:
+    """The match's rules from the resolved options: ``decks`` null is 2 packs for 2-3 players, 3 for 4-5."""
+    resolved = dict(options)
+    if resolved["decks"] is None:
+        resolved["decks"] = 2 if players <= 3 else 3
+    return Rules(**resolved)
+
+
+def pack(players: int, options: Mapping[str, Any]) -> tuple[str, ...]:
+    """The cards in play: every pack of the match with its jokers (section 2)."""
+    return full_deck(_rules(players, options))
+
+
 def new_game(players: int, options: Mapping[str, Any], seed: str, deck: Sequence[str] | None) -> KanasterState:
     """Set up a match and deal its first hand; seat 0 deals it (section 3).
 
     ``deck`` (top card first) replaces ``shuffled(full deck, seed, "deal")`` for the first hand
     only; later hands shuffle the same cards with purpose ``deal/<hand number>``.
     """
-    resolved = dict(options)
-    if resolved["decks"] is None:
-        resolved["decks"] = 2 if players <= 3 else 3
-    rules = Rules(**resolved)
-    cards = full_deck(rules)
+    rules = _rules(players, options)
+    cards = pack(players, options)
     if players * rules.cards_per_player + 20 > len(cards):  # unreachable within the option bounds
         raise InvalidOptions({"options.cards_per_player": "too many cards for the packs in play"})
     order = deal_from(deck, cards, seed)

@@ -91,3 +91,8 @@ def hidden(state: KanasterState, seat: int | None) -> tuple[Hidden, ...]:
 
 def _not_red_three(card: str) -> bool:
     return not is_red_three(card)
+
+
+def seat_facts(state: KanasterState) -> tuple[tuple[int, int | None], ...]:
+    """Each seat's cards in hand and its match total (section 10: the highest wins)."""
+    return tuple((len(hand), score) for hand, score in zip(state.hands, state.scores, strict=True))

@@ -11,6 +11,10 @@ from __future__ import annotations
 from engines.contract import Game, GameEngine
 from engines.keine_lahme_agame.state import State
 
-ENGINE = GameEngine(Game.of(__name__, "keine-lahme-agame", "Keine lahme Agame", State))
+ENGINE = GameEngine(Game.of(
+    __name__, "keine-lahme-agame", "Keine lahme Agame", State, scoring="higher_wins", typical_minutes=30,
+    description="Each player holds the cards of one colour: win tricks to fill your row with the numbers it "
+                "still lacks, and catch cards from the others on the way. The published rules stop after the "
+                "catching round; the scoring and the game's end here are a provisional reconstruction."))
 
 __all__ = ["ENGINE"]

@@ -15,6 +15,7 @@ from engines import eventtypes
 from engines.core import JSON
 from engines.eventtypes import EventType, Record, private, public, spread
 
+from .moves import Card
 from .options import Config
 from .state import SectionRecord
 
@@ -26,9 +27,9 @@ class Caught(EventType):
 
     type = "caught"
     seat: int = public("the catcher")
-    card: str = public("the card caught")
+    card: Card = public("the card caught")
     from_seat: int | None = public("whose row it came from; null = the top of the discard pile")
-    payment: Sequence[str] = public(f"the paid hand cards, put on the pile in this order ({_CARDS})")
+    payment: Sequence[Card] = public(f"the paid hand cards, put on the pile in this order ({_CARDS})")
 
 
 class Passed(EventType):
@@ -42,7 +43,7 @@ class CaughtCard(Record):
     """A card caught in the catching round, as the view's ``caught`` shows it."""
 
     seat: int = public("the catcher")
-    card: str = public("the card caught")
+    card: Card = public("the card caught")
     from_seat: int | None = public("whose display it came from; null = the discard pile")
 
 
@@ -58,7 +59,7 @@ class Played(EventType):
 
     type = "played"
     seat: int = public("who played")
-    cards: Sequence[str] = public(f"the cards played, in the order given ({_CARDS})")
+    cards: Sequence[Card] = public(f"the cards played, in the order given ({_CARDS})")
     value: int | None = public("the card's value or the two cards' sum; null for a hat")
     lead: bool = public("this play leads the trick")
 
@@ -69,7 +70,7 @@ class TrickWon(EventType):
     type = "trick_won"
     seat: int = public("the winner, who leads next")
     value: int | None = public("the winning value; null = a hat")
-    cards: Sequence[str] = public(f"every card of the trick, in play order ({_CARDS})")
+    cards: Sequence[Card] = public(f"every card of the trick, in play order ({_CARDS})")
 
 
 class Placed(EventType):
@@ -77,8 +78,8 @@ class Placed(EventType):
 
     type = "placed"
     seat: int = public("the trick's winner")
-    cards: Sequence[str] = public(f"won cards put into the winner's row ({_CARDS})")
-    rest: Sequence[str] = public(f"the other won cards, in play order ({_CARDS})")
+    cards: Sequence[Card] = public(f"won cards put into the winner's row ({_CARDS})")
+    rest: Sequence[Card] = public(f"the other won cards, in play order ({_CARDS})")
     rest_to: Literal["hand", "discard"] = public("the winner's hand or the discard pile (trick_capture)")
 
 
@@ -87,7 +88,7 @@ class Discarded(EventType):
 
     type = "discarded"
     seat: int = public("who discarded")
-    cards: Sequence[str] = public(f"the discarded card ({_CARDS})")
+    cards: Sequence[Card] = public(f"the discarded card ({_CARDS})")
     forced: bool = public("always true: the forced discard of §4.3")
 
 
@@ -120,7 +121,7 @@ class Dealt(EventType):
     section: int = public("the new section, 1-based")
     leader: int = public("who leads its first round")
     counts: Sequence[int] = public("hand sizes per seat")
-    cards: Mapping[int, Sequence[str]] = private(f"the viewer's own new hand, only to it ({_CARDS})")
+    cards: Mapping[int, Sequence[Card]] = private(f"the viewer's own new hand, only to it ({_CARDS})")
 
 
 class GameOver(eventtypes.GameOver):

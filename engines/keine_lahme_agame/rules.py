@@ -40,7 +40,34 @@ from .moves import Catch, DiscardSingle, PassCatch, Place, Trick
 from .options import Config
 from .state import CATCHING, LEAD, OVER, PLACE, TRICK, TRICK_LEAD, Caught, Play, SectionRecord, State, TrickRecord
 
+#: Every reason the rules of Keine lahme Agame refuse a move for (``IllegalMove.reason``), with what it means:
+#: the ``illegal_move`` answer's ``reason``. Core's own (``engines.core.CORE_REASONS``) come on top.
+REASONS: Mapping[str, str] = {
+    "wrong_phase": "This kind of move is not allowed in the game's phase (`state.phase`): catching, passing, "
+                   "playing to a trick, placing won cards and discarding a single card each have their phase.",
+    "bad_card_count": "A play to a trick is one or two cards.",
+    "hat_not_alone": "The hat is always played alone.",
+    "lone_single_digit_lead": "The leader may not lead a single-digit card alone.",
+    "not_catchable": "The card is not where the catch says: not on top of the discard pile, or not in that seat's "
+                     "display.",
+    "own_display": "A player does not catch from his own display.",
+    "does_not_fit": "The card does not fit a free position of the mover's own display (row).",
+    "bad_payment_count": "A catch is paid with one or two hand cards.",
+    "card_not_in_hand": "A card named is not in the mover's hand.",
+    "hat_payment_forbidden": "The hat may not be paid (option `hut_payment`).",
+    "payment_too_low": "The payment is worth less than the card caught.",
+    "card_not_in_trick": "Only cards of the won trick may be placed.",
+    "discard_single_not_allowed": "Only a leader whose hand is one single-digit card discards it.",
+}
+
+
 # --- setup (§1, §8) ------------------------------------------------------------------------
+
+
+def pack(players: int, options: Mapping[str, JSON]) -> tuple[str, ...]:
+    """The cards in play: the cards of the players' colours (§1). Each card goes to the player of its
+    colour, so any order of them deals the same hands."""
+    return full_deck(players, str(options["card_set"]))
 
 
 def new_game(players: int, options: Mapping[str, JSON], seed: str, deck: Sequence[str] | None) -> State:
@@ -63,7 +90,7 @@ def new_game(players: int, options: Mapping[str, JSON], seed: str, deck: Sequenc
         sections_per_game=players if sections is None else sections,
         max_turns=opts["max_turns"],
     )
-    expected = full_deck(players, config.card_set)
+    expected = pack(players, options)
     if deck is not None:
         check_deck(deck, expected)
     # The first leader is the only draw of the game: the deal itself is fixed by the colours.

@@ -109,3 +109,8 @@ def hidden(state: State, seat: int | None) -> tuple[Hidden, ...]:
     """Where the cards hidden from ``seat``'s view lie (``engines.hidden``): the other hands. (A seat
     that followed the game knows them all the same, ``strategy.determinize``; the view shows counts.)"""
     return tuple(Hidden("hands", s, order=sort_cards) for s in range(state.config.players) if s != seat)
+
+
+def seat_facts(state: State) -> tuple[tuple[int, int | None], ...]:
+    """Each seat's cards in hand and its running total of section points (§7)."""
+    return tuple((len(hand), score) for hand, score in zip(state.hands, state.scores, strict=True))

@@ -9,6 +9,10 @@ from __future__ import annotations
 from engines.contract import Game, GameEngine
 from engines.siebenschlaefer.state import State
 
-ENGINE = GameEngine(Game.of(__name__, "siebenschlaefer", "Siebenschläfer", State))
+ENGINE = GameEngine(Game.of(
+    __name__, "siebenschlaefer", "Siebenschläfer", State, scoring="lower_wins", typical_minutes=20,
+    description="A pub game with two decks in which every play is a pair that must beat the last one, and a "
+                "seven makes the next player draw two and miss a turn. The first empty hand wins the round; "
+                "in a match of several rounds the fewest counted points win."))
 
 __all__ = ["ENGINE"]

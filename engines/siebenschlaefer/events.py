@@ -16,6 +16,7 @@ from engines.cards import rank_of
 from engines.core import JSON
 from engines.eventtypes import EventType, private, public, spread
 
+from .moves import Card
 from .state import COUNT_VALUE, FACE_RANKS, NUMBER_RANKS, RoundSummary
 
 
@@ -24,7 +25,7 @@ class Played(EventType):
 
     type = "played"
     seat: int = public("who laid it")
-    cards: Sequence[str] = public("the pair, in canonical order")
+    cards: Sequence[Card] = public("the pair, in canonical order")
     value: int | None = public("the value it sets; null for a pair of aces (the table is free)")
 
 
@@ -35,7 +36,7 @@ class Drew(EventType):
     seat: int = public("who drew")
     count: int = public("how many (0 to 2)")
     reason: Literal["draw", "seven"] = public("draw = the move draw; seven = the penalty of a 7")
-    cards: Mapping[int, Sequence[str]] = private("which cards, sorted: only for the drawer")
+    cards: Mapping[int, Sequence[Card]] = private("which cards, sorted: only for the drawer")
 
 
 class Skipped(EventType):
@@ -63,7 +64,7 @@ class Reset(EventType):
     """Everybody passed: a new start value was flipped (section 7)."""
 
     type = "reset"
-    cards: Sequence[str] = public("the cards flipped from the stock, in order; the last two are the start value")
+    cards: Sequence[Card] = public("the cards flipped from the stock, in order; the last two are the start value")
     value: int | None = public("the value to beat now; null: free")
 
 
@@ -99,7 +100,7 @@ class Dealt(EventType):
     opener: int = public("who opens (by the 2, or by the lot draw reported next)")
     hand_counts: Sequence[int] = public("cards per seat")
     stock_count: int = public("cards in the stock")
-    cards: Mapping[int, Sequence[str]] = private("the viewer's new hand, sorted: only for that seat")
+    cards: Mapping[int, Sequence[Card]] = private("the viewer's new hand, sorted: only for that seat")
 
 
 class Lot(EventType):
@@ -107,7 +108,7 @@ class Lot(EventType):
 
     type = "lot"
     seat: int = public("who drew it")
-    card: str = public("the card drawn")
+    card: Card = public("the card drawn")
 
 
 class GameOver(eventtypes.GameOver):

@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Annotated, ClassVar
 
+from engines.cards import RANKS, standard_codes
 from engines.core import Move
+
+#: The codes of Siebenschläfer's cards (seeds/siebenschlaefer.md section 1), and a field that holds one.
+CARDS = standard_codes(RANKS, jokers=False, description=(
+    "A card of Siebenschläfer's two 52-card decks, as its code: the rank (`A`, `2` to `10`, `J`, `Q`, `K`), "
+    "then the suit (`C` clubs, `D` diamonds, `H` hearts, `S` spades), e.g. `6H`, `QC`. Equal cards of the "
+    "two decks share a code, so a code may appear twice in a hand or a pair. No jokers."))
+Card = Annotated[str, CARDS]
 
 
 @dataclass(frozen=True)
@@ -13,7 +21,7 @@ class Play(Move):
     """Lay two cards from the hand that exceed the value on the table (or any legal pair when it is free)."""
 
     type: ClassVar[str] = "play"
-    cards: tuple[str, ...] = field(
+    cards: tuple[Card, ...] = field(
         metadata={
             "doc": "Exactly two card codes from the mover's hand, in either order, e.g. ['6H', '7C']; "
             "the same code twice needs both copies in the hand (two decks)."

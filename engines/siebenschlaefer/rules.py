@@ -33,6 +33,23 @@ from engines.siebenschlaefer.state import (
     sort_hand,
 )
 
+#: Every reason the rules of Siebenschläfer refuse a move for (``IllegalMove.reason``), with what it means:
+#: the ``illegal_move`` answer's ``reason``. Core's own (``engines.core.CORE_REASONS``) come on top.
+REASONS: Mapping[str, str] = {
+    "pair_required": "A play is exactly two cards.",
+    "unknown_card": "A card named is not a card code of the game.",
+    "card_not_in_hand": "The two cards are not both in the mover's hand.",
+    "two_face_cards": "Two face cards may not be laid together.",
+    "ace_with_other_card": "An ace is laid only with another ace.",
+    "too_low": "The pair's value does not beat the value on the table.",
+    "already_drawn": "The mover has drawn this turn already: play or pass.",
+    "must_play": "A pair can be laid, so it must be: no drawing or passing (unless the option "
+                 "`allow_voluntary_pass` is on).",
+    "nothing_to_draw": "No card is left to draw: pass.",
+    "must_draw_first": "Passing comes only after drawing.",
+}
+
+
 # --- the pair rule (section 4) ------------------------------------------------------------
 
 
@@ -348,10 +365,15 @@ def draw_lots(candidates: Sequence[int], stock: Sequence[str]) -> tuple[int, tup
 # --- setting up ---------------------------------------------------------------------------
 
 
+def pack(players: int, options: Mapping[str, JSON]) -> tuple[str, ...]:
+    """The cards in play: two packs of 52, whatever the table (section 1)."""
+    return FULL_DECK
+
+
 def new_game(players: int, options: Mapping[str, JSON], seed: str, deck: Sequence[str] | None) -> State:
     """Deal round 1 from ``deck`` (top first) or from ``shuffled(FULL_DECK, seed, "deal")``."""
     settings = Settings(**options)
-    cards = deal_from(deck, FULL_DECK, seed)
+    cards = deal_from(deck, pack(players, options), seed)
     blank = State(
         players=players,
         settings=settings,
@@ -433,9 +455,11 @@ def _play(state: State, seat: int, move: Play) -> _Table:
     if rest is None:
         raise IllegalMove("card_not_in_hand", f"{' and '.join(cards)} are not both in the hand")
     value = pair_value(cards[0], cards[1])
-    if isinstance(value, str):
-        text = {"two_face_cards": "two face cards", "ace_with_other_card": "an ace with another card"}[value]
-        raise IllegalMove(value, f"{text} may not be laid together")
+    if value == "two_face_cards":
+        raise IllegalMove("two_face_cards", "two face cards may not be laid together")
+    if value == "ace_with_other_card":
+        raise IllegalMove("ace_with_other_card", "an ace with another card may not be laid together")
+    assert isinstance(value, int), value
     if not beats(value, state.target, state.settings):
         raise IllegalMove("too_low", f"the pair must exceed {state.target}")
 

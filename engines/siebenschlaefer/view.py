@@ -65,3 +65,8 @@ def hidden(state: State, seat: int | None) -> tuple[Hidden, ...]:
     The played pile is public: every pair was laid face up."""
     others = tuple(Hidden("hands", s, order=sort_hand) for s in range(state.players) if s != seat)
     return (*others, Hidden("stock"))
+
+
+def seat_facts(state: State) -> tuple[tuple[int, int | None], ...]:
+    """Each seat's cards in hand and its counted points so far (section 11: the fewest win)."""
+    return tuple((len(hand), total) for hand, total in zip(state.hands, state.totals, strict=True))

@@ -11,6 +11,10 @@ from __future__ import annotations
 from engines.contract import Game, GameEngine
 from engines.sten.state import StenState
 
-ENGINE = GameEngine(Game.of(__name__, "sten", 'Sten ("Stein")', StenState))
+ENGINE = GameEngine(Game.of(
+    __name__, "sten", 'Sten ("Stein")', StenState, scoring="none", typical_minutes=25,
+    description="Sevens with a stone: the suits are built from their sevens up to the king and down to the "
+                "ace. Who cannot lay a card says \"Stein\" and takes the stone; the first empty hand wins and "
+                "whoever holds the stone then loses."))
 
 __all__ = ["ENGINE"]

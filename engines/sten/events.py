@@ -14,13 +14,15 @@ from typing import Literal, TypedDict
 from engines import eventtypes
 from engines.eventtypes import EventType, private, public, spread
 
+from .moves import Card
+
 
 class Played(EventType):
     """A card placed on the layout (section 5.1)."""
 
     type = "played"
     seat: int = public("who placed it")
-    card: str = public("the card placed")
+    card: Card = public("the card placed")
     source: Literal["hand", "remainder"] = public("from the mover's hand or the open remainder")
 
 
@@ -45,10 +47,10 @@ class Declared(EventType):
     type = "declared"
     seat: int = public("the declarer")
     success: bool = public("the declaration won: every card was laid")
-    cards: Sequence[str] = public(
+    cards: Sequence[Card] = public(
         "success: every card, in the order laid; failure: for the others the cards laid before the first that "
         "did not fit, for the declarer his whole list")
-    declared: Mapping[int, Sequence[str]] = private(
+    declared: Mapping[int, Sequence[Card]] = private(
         "on failure, to the declarer: his whole list, in place of the cards laid", overrides="cards")
 
 

@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Annotated, ClassVar
 
+from engines.cards import RANKS, standard_codes
 from engines.core import Move
+
+#: The codes of Sten's cards (seeds/sten.md section 1), and a field that holds one.
+CARDS = standard_codes(RANKS, jokers=False, description=(
+    "A card of Sten's one 52-card deck, as its code: the rank (`A`, `2` to `10`, `J`, `Q`, `K`), then the "
+    "suit (`C` clubs, `D` diamonds, `H` hearts, `S` spades), e.g. `7H`, `10S`, `QD`. Every card exists "
+    "once, so a code names one card. No jokers."))
+Card = Annotated[str, CARDS]
 
 
 @dataclass(frozen=True)
@@ -14,7 +22,7 @@ class Play(Move):
     remainder. A card exists once in the deck, so its code alone says where it comes from."""
 
     type: ClassVar[str] = "play"
-    card: str = field(
+    card: Card = field(
         metadata={"doc": "Code of the card to place, e.g. '8H'; taken from the hand, or from the open remainder."}
     )
 
@@ -35,7 +43,7 @@ class PlayAll(Move):
 
     type: ClassVar[str] = "play_all"
     shown_by: ClassVar[tuple[str, tuple[str, ...]] | None] = ("declared", ("cards",))
-    cards: tuple[str, ...] = field(
+    cards: tuple[Card, ...] = field(
         metadata={
             "doc": "Every card of the hand, each once, in the order they are laid (with option "
             "play_all_may_use_remainder also open-remainder cards that bridge gaps)."

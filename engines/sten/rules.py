@@ -23,10 +23,32 @@ from engines.sten.state import (
     suit_index,
 )
 
+#: Every reason the rules of Sten refuse a move for (``IllegalMove.reason``), with what it means:
+#: the ``illegal_move`` answer's ``reason``. Core's own (``engines.core.CORE_REASONS``) come on top.
+REASONS: Mapping[str, str] = {
+    "must_open_with_7h": "The game has not been opened yet: the first move must place the 7 of hearts (section "
+                         "4).",
+    "card_not_in_hand": "A card named is neither in the mover's hand nor in the open remainder.",
+    "card_does_not_fit": "The card does not fit the layout now: only a suit's 7, or the card next above or below "
+                         "a suit's placed cards, may be placed.",
+    "card_fits": "Saying Stein is allowed only when none of the mover's cards fits (unless the option "
+                 "`allow_voluntary_stein` is on).",
+    "play_all_already_failed": "The mover already failed a play-all declaration this turn; it cannot be repeated.",
+    "duplicate_card": "A play-all declaration names a card twice.",
+    "play_all_not_whole_hand": "A play-all declaration must name every card of the mover's hand.",
+    "remainder_not_allowed": "A play-all declaration may name only hand cards (option "
+                             "`play_all_may_use_remainder` is off).",
+}
+
 DECK: tuple[str, ...] = standard_deck()
 
 
 # --- setup -------------------------------------------------------------------------------------------
+
+
+def pack(players: int, options: Mapping[str, JSON]) -> tuple[str, ...]:
+    """The cards in play: one pack of 52, whatever the table (section 2)."""
+    return DECK
 
 
 def new_game(players: int, options: Mapping[str, JSON], seed: str, deck: Sequence[str] | None) -> StenState:
@@ -41,10 +63,10 @@ def new_game(players: int, options: Mapping[str, JSON], seed: str, deck: Sequenc
     opts = StenOptions(**options)
     if opts.remainder_policy == "restrict" and players not in (2, 4):
         raise InvalidOptions({"players": "remainder_policy 'restrict' allows only 2 or 4 players"})
-    cards = deal_from(deck, DECK, seed)
-    dealt = len(cards) if opts.remainder_policy == "uneven" else len(cards) // players * players
-    hands = tuple(sort_cards(cards[seat:dealt:players]) for seat in range(players))
-    rest = cards[dealt:]
+    order = deal_from(deck, pack(players, options), seed)
+    dealt = len(order) if opts.remainder_policy == "uneven" else len(order) // players * players
+    hands = tuple(sort_cards(order[seat:dealt:players]) for seat in range(players))
+    rest = order[dealt:]
     remainder = sort_cards(rest) if opts.remainder_policy == "open" else ()
     dead = rest if opts.remainder_policy == "dead" else ()
     low: tuple[int, ...] = (0, 0, 0, 0)

@@ -99,3 +99,8 @@ def hidden(state: StenState, seat: int | None) -> tuple[Hidden, ...]:
     if state.dead:
         places.append(Hidden("dead", known=tuple(c for c in pinned if c in state.dead)))
     return tuple(places)
+
+
+def seat_facts(state: StenState) -> tuple[tuple[int, int | None], ...]:
+    """Each seat's cards in hand; Sten keeps no score (section 7: one winner, one loser)."""
+    return tuple((len(hand), None) for hand in state.hands)

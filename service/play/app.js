@@ -1,15 +1,16 @@
 // The web table's page: routes from the URL fragment, which browsers never send: #new=<game>,
 // #rules=<game>, #game=<id>&g=<game>&token=<seat token> (the token is kept in sessionStorage too),
-// else the lobby.
+// #watch=<id>&g=<game>[&at=<move>] (a finished game watched again), else the lobby.
 
 import { catalogue } from "./api.js";
 import { byId, h, replace } from "./dom.js";
 import { lobby, rules, setup } from "./lobby.js";
 import { TableController } from "./table.js";
+import { WatchController } from "./watch.js";
 
 const main = byId("main");
 
-/** @type {TableController | null} */
+/** @type {TableController | WatchController | null} */
 let table = null;
 
 /** @param {string} hash @returns {URLSearchParams} */
@@ -23,7 +24,13 @@ async function route() {
     const game = params.get("g");
     const newGame = params.get("new");
     const rulesOf = params.get("rules");
-    if (id && game) {
+    const watched = params.get("watch");
+    if (watched && game) {
+      const info = (await catalogue()).find((g) => g.game === game);
+      table = new WatchController({ main, game, id: watched, title: info ? info.title : game,
+        step: Number.parseInt(params.get("at") || "0", 10) || 0 });
+      await table.start();
+    } else if (id && game) {
       let token = params.get("token");
       if (token) sessionStorage.setItem(`cardtable:token:${id}`, token);
       else token = sessionStorage.getItem(`cardtable:token:${id}`);

@@ -66,9 +66,7 @@ export const conquian = {
     }
   },
 
-  seats: (v) => v.state.hand_counts.map((n, i) => ({
-    count: n, score: `${v.state.scores[i]} won`, extra: `${v.state.melded_counts[i]} melded`,
-  })),
+  seatNote: (v, seat) => `${v.state.melded_counts[seat]} melded`,
 
   table(v, { name, aim }) {
     const s = v.state;

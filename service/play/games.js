@@ -1,5 +1,5 @@
 // The games of the web table, by id. Each game's module says how its moves and events read, what
-// its seats and its table show, and which moves a player composes from selected cards (sten.js,
+// its table shows and what it adds to a seat of the ring (the ring itself is common: status.js), and which moves a player composes from selected cards (sten.js,
 // conquian.js, siebenschlaefer.js, kanaster.js, keine-lahme-agame.js); the rest of the page asks
 // it and never names a game. A game the page does not know gets plain words. Pure.
 
@@ -20,8 +20,6 @@ import { fieldsText } from "./words.js";
  * @typedef {import("./types.js").GameEvent} GameEvent
  * @typedef {{name: Namer, aim: boolean}} TableContext what a table needs beside the view: the seats' names,
  *   and whether the viewer may aim the composer at melds or cards now (it is his turn)
- * @typedef {{count: number | null, score: string | null, extra: string | null}} SeatInfo
- *   a seat's hand size, score and one more fact, as the seat list shows them
  * @typedef {{label: string, move: Record<string, unknown>}} Composed a move built from selected cards
  * @typedef {{text: string, tone: "good" | "warn", confirm: {question: string, yes: string} | null}} MoveNote
  *   what the view says a listed move will do; with `confirm`, the table asks before sending it
@@ -33,7 +31,7 @@ import { fieldsText } from "./words.js";
  * @typedef {{
  *   moveText: (move: Record<string, unknown>, name: Namer) => string,
  *   eventText: (event: E, name: Namer) => string,
- *   seats: (view: V) => SeatInfo[],
+ *   seatNote: (view: V, seat: number) => string | null,
  *   table: (view: V, context: TableContext) => Box[],
  *   summary: (view: V, name: Namer) => Summary | null,
  *   compose: (view: V, selected: string[], groups: string[][], target: Target | null) => Composed[],
@@ -42,15 +40,17 @@ import { fieldsText } from "./words.js";
  *   composite: string[],
  *   groups: boolean,
  * }} Game
- *   `composite`: the move types built by selecting cards; `groups`: whether selected cards are
- *   grouped into melds first; `hint`: how to compose, in a sentence
+ *   `seatNote`: one fact of the game about a seat, beside what the ring shows of every game's seats
+ *   (name, who plays it, cards in hand, score, whose turn); `composite`: the move types built by
+ *   selecting cards; `groups`: whether selected cards are grouped into melds first; `hint`: how to
+ *   compose, in a sentence
  */
 
 /** @type {Game<View, GameEvent>} */
 const plain = {
   moveText: (move) => fieldsText(move),
   eventText: (event) => fieldsText(event),
-  seats: () => [],
+  seatNote: () => null,
   table: (view) => [wideBox("Table", text(JSON.stringify(view.state)))],
   summary: () => null,
   compose: () => [],

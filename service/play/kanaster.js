@@ -58,10 +58,10 @@ export const kanaster = {
     }
   },
 
-  seats: (v) => v.state.players.map((p) => ({
-    count: v.state.hand_counts[p.seat], score: `${v.state.scores[p.seat]} pts`,
-    extra: p.melded ? (p.canasta ? "has a canasta" : "has melded") : `first meld ${p.minimum}+`,
-  })),
+  seatNote: (v, seat) => {
+    const p = v.state.players[seat];
+    return !p ? null : p.melded ? (p.canasta ? "has a canasta" : "has melded") : `first meld ${p.minimum}+`;
+  },
 
   table(v, { name, aim }) {
     const s = v.state;

@@ -58,9 +58,7 @@ export const kla = {
     }
   },
 
-  seats: (v) => v.state.players.map((p) => ({
-    count: v.state.hand_counts[p.seat], score: `${v.state.scores[p.seat]} pts`, extra: p.colour,
-  })),
+  seatNote: (v, seat) => v.state.players[seat]?.colour ?? null,
 
   table(v, { name, aim }) {
     const s = v.state;

@@ -1,4 +1,4 @@
-// The panels around a game's table, drawn from data: the seat list, the summary of the last hand,
+// The panels around a game's table, drawn from data: the ring of seats, the summary of the last hand,
 // the result, the hand, the moves (listed, composed, and the question before a move that would
 // fail), the history and the links for the other people's seats. What a click does comes in as
 // a function; no panel changes anything itself.
@@ -17,14 +17,20 @@ import { backEl, cardEl } from "./faces.js";
 /** @typedef {import("./games.js").Composed} Composed */
 /** @typedef {Record<string, unknown>} Move */
 
-/** @param {SeatRow[]} rows */
+/**
+ * The ring of seats, the same for every game: each seat's name (a person's text, drawn as text), who
+ * plays it, its cards in hand, its score where the game keeps one, its game's note, and whose turn it is.
+ * @param {SeatRow[]} rows
+ */
 export function seatsEl(rows) {
-  return h("ul", { class: "seats", "aria-label": "Players" }, rows.map((r) => h("li", {
-    class: "seat" + (r.moving ? " moving" : "") + (r.viewer ? " me" : ""), "aria-current": r.moving ? "true" : undefined },
+  return h("ul", { class: "seats", "aria-label": "Seats", "data-seats": true }, rows.map((r) => h("li", {
+    class: "seat" + (r.moving ? " moving" : "") + (r.viewer ? " me" : ""), "aria-current": r.moving ? "true" : undefined,
+    "data-ring-seat": r.seat, "data-kind": r.kind, "data-hand-count": r.count, "data-score": r.score === null ? undefined : r.score },
   h("span", { class: "who" }, r.name),
-  r.count !== null ? backEl(r.count, r.countLabel) : null,
-  r.score !== null ? h("span", { class: "score" }, r.score) : null,
-  r.extra ? h("span", { class: "muted" }, r.extra) : null,
+  h("span", { class: "kind muted" }, r.who),
+  backEl(r.count, r.countLabel),
+  r.score !== null ? h("span", { class: "score", title: "score" }, h("span", { class: "k" }, "score "), h("b", null, String(r.score))) : null,
+  r.note ? h("span", { class: "note muted" }, r.note) : null,
   r.moving ? h("span", { class: "badge" }, "to move") : null)));
 }
 
@@ -35,16 +41,19 @@ export function summaryEl(s, onContinue) {
     onContinue ? h("button", { type: "button", "data-key": "dismiss", onclick: onContinue }, "Continue") : null);
 }
 
-/** @param {Outcome} o @param {string} game */
-export function resultEl(o, game) {
+/** @param {Outcome} o @param {string} game @param {string | null} watch the link that watches the game again (none while watching) */
+export function resultEl(o, game, watch) {
   return h("section", { class: "result panel", "data-result": o.status, "aria-labelledby": "result-title" },
     h("h3", { id: "result-title" }, o.headline),
     o.winners ? h("p", null, `Winners: ${o.winners}`) : null,
     o.losers ? h("p", null, `Losers: ${o.losers}`) : null,
     o.ending ? h("p", { class: "muted" }, `How it ended: ${o.ending}`) : null,
+    o.places.length > 1 ? h("ol", { class: "places", "aria-label": "Places" }, o.places.map((p) =>
+      h("li", { value: p.place }, p.names))) : null,
     o.scores.length ? h("table", { class: "scores" }, h("tbody", null, o.scores.map((s) => h("tr", null,
       h("td", null, s.name), h("td", { class: "num" }, String(s.score)))))) : null,
-    h("p", null, h("a", { href: `#new=${encodeURIComponent(game)}` }, "Play again"), " \u00b7 ", h("a", { href: "#" }, "Lobby")));
+    h("p", null, watch ? h("a", { href: watch, "data-action": "watch-again" }, "Watch again") : null, watch ? " \u00b7 " : null,
+      h("a", { href: `#new=${encodeURIComponent(game)}` }, "Play again"), " \u00b7 ", h("a", { href: "#" }, "Lobby")));
 }
 
 /**

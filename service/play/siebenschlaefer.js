@@ -49,9 +49,7 @@ export const siebenschlaefer = {
     }
   },
 
-  seats: (v) => v.state.hand_counts.map((n, i) => ({
-    count: n, score: `${v.state.scores[i]} points`, extra: v.state.paid[i] ? `paid ${v.state.paid[i]}` : null,
-  })),
+  seatNote: (v, seat) => (v.state.paid[seat] ? `paid ${v.state.paid[seat]}` : null),
 
   table(v) {
     const s = v.state;

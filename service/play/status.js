@@ -1,17 +1,23 @@
-// The table's standing in words: the seats' names, whose turn it is, the seat list and how the
-// game ended. Pure.
+// The table's standing in words: the seats' names, whose turn it is, the ring of seats and how the
+// game ended, from the view's common fields (`seats`, `to_move`, `result`), the same for every game.
+// Pure.
 
 /** @typedef {import("./types.js").View} View */
+/** @typedef {import("./types.js").Seat} Seat */
 /** @typedef {import("./words.js").Namer} Namer */
-/** @typedef {import("./games.js").SeatInfo} SeatInfo */
 
 /**
- * A seat's name as the table says it: "Player 2", with "(you)" for the viewer's and "(bot)" for a bot's.
- * @param {number | null | undefined} seat @param {number | null} viewer @param {ReadonlySet<number>} bots
+ * A seat's name as the table says it: the view's name for it ("Player 2", "Greedy bot"), with
+ * "(you)" for the viewer's; a name that several seats share gets the seat's number ("Greedy bot
+ * (seat 3)"). The name is a person's text: it is only ever drawn as text.
+ * @param {number | null | undefined} seat @param {number | null} viewer @param {readonly Seat[]} seats
  */
-export function seatName(seat, viewer, bots) {
+export function seatName(seat, viewer, seats) {
   if (seat === null || seat === undefined) return "nobody";
-  return `Player ${seat + 1}${seat === viewer ? " (you)" : bots.has(seat) ? " (bot)" : ""}`;
+  const own = seats[seat];
+  const base = own ? own.name : `Player ${seat + 1}`;
+  const shared = own && seats.some((s) => s.seat !== seat && s.name === own.name);
+  return `${base}${shared ? ` (seat ${seat + 1})` : ""}${seat === viewer ? " (you)" : ""}`;
 }
 
 /** @param {View} v */
@@ -38,25 +44,39 @@ export function turnAnnouncement(v, name) {
 export const turnKey = (v) => (v.status === "finished" ? "over" : v.to_move.join(","));
 
 /**
- * @typedef {{seat: number, name: string, count: number | null, countLabel: string, score: string | null,
- *   extra: string | null, moving: boolean, viewer: boolean}} SeatRow one seat as the seat list shows it
+ * @typedef {{seat: number, name: string, kind: string, who: string, count: number, countLabel: string,
+ *   score: number | null, note: string | null, moving: boolean, viewer: boolean}} SeatRow
+ *   one seat as the ring shows it: its name, who plays it ("bot, greedy"), its cards in hand, its
+ *   score (null where the game keeps none), one fact of its game, and whether it is to move
  */
 
-/** Every seat of the table, with what its game says of it. @param {View} v @param {SeatInfo[]} infos @param {Namer} name @returns {SeatRow[]} */
-export function seatRows(v, infos, name) {
-  return Array.from({ length: v.players }, (_, seat) => {
-    const info = infos[seat] || { count: null, score: null, extra: null };
-    return {
-      seat, name: name(seat), count: info.count,
-      countLabel: info.count === null ? "" : `${info.count} card${info.count === 1 ? "" : "s"} in hand`,
-      score: info.score, extra: info.extra, moving: v.status === "active" && v.to_move.includes(seat), viewer: seat === v.seat,
-    };
-  });
+/** Who plays a seat, in words. @param {Seat} s */
+function playedBy(s) {
+  if (s.kind === "bot") return s.level ? `bot, ${s.level}` : "bot";
+  return s.kind === "open" ? "open seat" : "person";
+}
+
+/**
+ * The ring of seats, from the view's `seats`: the viewer's seat first, then the others in the order
+ * they play (the spectator's ring starts at seat 0); `note` adds one fact of the game per seat.
+ * @param {View} v @param {(seat: number) => string | null} note @param {Namer} name @returns {SeatRow[]}
+ */
+export function seatRows(v, note, name) {
+  const seats = v.seats || [];
+  const first = v.seat === null ? 0 : seats.findIndex((s) => s.seat === v.seat);
+  const ring = [...seats.slice(Math.max(first, 0)), ...seats.slice(0, Math.max(first, 0))];
+  return ring.map((s) => ({
+    seat: s.seat, name: name(s.seat), kind: s.kind, who: playedBy(s), count: s.hand_count,
+    countLabel: `${s.hand_count} card${s.hand_count === 1 ? "" : "s"} in hand`, score: s.score ?? null,
+    note: note(s.seat), moving: v.status === "active" && v.to_move.includes(s.seat), viewer: s.seat === v.seat,
+  }));
 }
 
 /**
  * @typedef {{status: string, headline: string, winners: string, losers: string, ending: string,
- *   scores: {name: string, score: number}[]}} Outcome how a finished game ended, in words
+ *   scores: {name: string, score: number}[], places: {place: number, names: string}[]}} Outcome
+ *   how a finished game ended, in words; `places` from the result's ranking, best first (tied seats
+ *   share a place, and the next place counts them: 1, 1, 3)
  */
 
 /** How the game ended; null while it runs. @param {View} v @param {Namer} name @returns {Outcome | null} */
@@ -74,5 +94,16 @@ export function outcome(v, name) {
     losers: r.losers.map(name).join(", "),
     ending: ending.replace(/_/g, " "),
     scores: (r.scores || []).map((score, seat) => ({ name: name(seat), score })),
+    places: placesOf(r.ranking || [], name),
   };
+}
+
+/** @param {readonly (readonly number[])[]} ranking @param {Namer} name */
+function placesOf(ranking, name) {
+  let place = 1;
+  return ranking.map((seats) => {
+    const shown = { place, names: seats.map(name).join(", ") };
+    place += seats.length;
+    return shown;
+  });
 }

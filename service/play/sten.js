@@ -51,9 +51,7 @@ export const sten = {
     }
   },
 
-  seats: (v) => v.state.hand_counts.map((n, i) => ({
-    count: n, score: v.state.stone_holder === i ? "holds the stone" : null, extra: null,
-  })),
+  seatNote: (v, seat) => (v.state.stone_holder === seat ? "holds the stone" : null),
 
   table(v, { name }) {
     const s = v.state;

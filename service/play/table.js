@@ -1,7 +1,9 @@
 // One seat's table: the view and the log from the server, kept up to date live, the selected cards
-// and the composer, and the moves sent. A move's answer is the new view with its ETag, so the page
-// never fetches the view for its own move; it fetches it only when the log tells of a move its view
-// does not hold. Drawing is the panels' (panels.js) and the game's board (board.js).
+// and the composer, and the moves sent. A move's answer is the new view with its ETag and the log
+// entries the move wrote, so the page never fetches the view or the log for its own move; it fetches
+// the view only when the log tells of a move its view does not hold. Drawing is the panels'
+// (panels.js) and the game's board (board.js); the ring of seats is drawn from the view's `seats`,
+// the same for every game (status.js).
 
 import { ApiError, json, newKey, problemText, raw, tagged, viewPath } from "./api.js";
 import { boardEl } from "./board.js";
@@ -66,8 +68,6 @@ export class TableController {
     this.fetching = null;
     this.fetchAgain = false;
     this.abort = new AbortController();
-    /** the bots' seats, as this tab created the game (another's page names no bots) */
-    this.bots = new Set((this.storedSeats() || []).filter((s) => s.bot).map((s) => s.seat));
     /** @type {import("./panels.js").MovesActions} */
     this.actions = {
       send: (m) => { void this.send(m); },
@@ -105,7 +105,7 @@ export class TableController {
   }
 
   /** @param {number | null | undefined} seat */
-  seatName = (seat) => seatName(seat, this.view ? this.view.seat : null, this.bots);
+  seatName = (seat) => seatName(seat, this.view ? this.view.seat : null, this.view ? this.view.seats || [] : []);
 
   /** The seats as the game's creation answered them, kept by this browser tab. @returns {Created["seats"] | null} */
   storedSeats() {
@@ -232,13 +232,17 @@ export class TableController {
     this.sending = true;
     this.main.setAttribute("aria-busy", "true");
     try {
-      /** @type {{body: View, etag: string | null}} */
+      /** @type {{body: View & {entries?: LogEntry[]}, etag: string | null}} */
       const answer = await tagged(`${this.path}/moves`, { method: "POST", token: this.token,
         body: { version: this.view.version, move }, headers: { "Idempotency-Key": newKey() } });
       this.message = "";
       this.setView(answer.body, answer.etag);
-      // the stream brings the move's log entries; without one, the page reads them
-      if (this.polling) this.readLog().catch((err) => this.lost(err));
+      // The answer holds the log entries the move wrote (the move, then the bots'): they go to the
+      // history at once when they follow the history's last entry; else the stream brings them
+      // (the history is behind), or, without a stream, the page reads the log.
+      const entries = answer.body.entries || [];
+      if (entries.length && entries[0].version === this.logVersion + 1) this.addEntries(entries);
+      else if (this.polling) this.readLog().catch((err) => this.lost(err));
     } catch (err) {
       this.message = err instanceof ApiError && err.problem.code === "stale_version"
         ? "The table changed before your move arrived; look again." : `Refused: ${problemText(err)}`;
@@ -273,10 +277,10 @@ export class TableController {
         !moves && this.message ? h("p", { class: "message", role: "status", "data-message": true }, this.message) : null,
         h("p", { class: "links" }, h("a", { href: `#rules=${encodeURIComponent(this.gameId)}`, target: "_blank" }, "Rules"),
           " \u00b7 ", h("a", { href: "#" }, "Lobby"), " \u00b7 ", h("span", { class: "muted" }, `move ${v.version}`))),
-      seatsEl(seatRows(v, this.game.seats(v), name)),
+      seatsEl(seatRows(v, (seat) => this.game.seatNote(v, seat), name)),
       summary && summary.key !== this.dismissed
         ? summaryEl(summary, v.status === "active" ? () => { this.dismissed = summary.key; this.draw(); } : null) : null,
-      result ? resultEl(result, this.gameId) : null,
+      result ? resultEl(result, this.gameId, `#watch=${encodeURIComponent(this.id)}&g=${encodeURIComponent(this.gameId)}`) : null,
       boardEl(this.game.table(v, { name, aim: turn }), aim),
       this.handPanel(v, turn),
       moves,

@@ -6,6 +6,7 @@
 /** @typedef {Schemas["GameInfo"]} GameInfo */
 /** @typedef {Schemas["OptionInfo"]} OptionInfo */
 /** @typedef {Schemas["Problem"]} Problem */
+/** @typedef {Schemas["Seat"]} Seat */
 /** @typedef {Schemas["StenView"]} StenView */
 /** @typedef {Schemas["ConquianView"]} ConquianView */
 /** @typedef {Schemas["SiebenschlaeferView"]} SiebenschlaeferView */
@@ -17,5 +18,8 @@
 /** @typedef {Schemas["StenLogEntry"]} LogEntry */
 /** @typedef {Schemas["StenCreated"]} Created */
 /** @typedef {{type: string, [field: string]: unknown}} GameEvent */
+/** @typedef {Schemas["StenExport"] | Schemas["ConquianExport"] | Schemas["SiebenschlaeferExport"] | Schemas["KanasterExport"] | Schemas["KeineLahmeAgameExport"]} Export */
+/** @typedef {Export["entries"][number]} ExportEntry */
+/** @typedef {Schemas["StenPosition"] | Schemas["ConquianPosition"] | Schemas["SiebenschlaeferPosition"] | Schemas["KanasterPosition"] | Schemas["KeineLahmeAgamePosition"]} Position */
 
 export {};

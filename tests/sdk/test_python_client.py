@@ -63,10 +63,14 @@ def test_a_whole_sten_game_through_the_generated_client(python_sdk: ModuleType, 
     )
     from cardtable_client.models import (
         MoveCheck,
-        Problem,
         StenCreated,
         StenCreateRequest,
         StenLog,
+        StenLogEntry,
+        StenLoggedPlayAll,
+        StenMoveAnswer,
+        StenMoveProblem,
+        StenMoveProblemReason,
         StenMoveRequest,
         StenPlay,
         StenPlayAll,
@@ -91,26 +95,27 @@ def test_a_whole_sten_game_through_the_generated_client(python_sdk: ModuleType, 
              for s in game.seats}
 
     # A move built by hand with the typed classes: a card that is not in the game is refused with a
-    # typed problem, and nothing changes.
+    # typed problem, its reason one of the game's, and nothing changes.
     opener = get_sten_view.sync(game.game_id, client=seats[0])
     assert isinstance(opener, StenView)
     to_move = opener.to_move[0]
     bogus = StenMoveRequest(move=StenPlay(type_=StenPlayType.PLAY, card="ZZ"), version=0)
     refused = submit_sten_move.sync_detailed(game.game_id, client=seats[to_move], body=bogus)
     assert refused.status_code == HTTPStatus.UNPROCESSABLE_ENTITY, refused.content
-    assert isinstance(refused.parsed, Problem)
-    assert refused.parsed.code in {"validation_error", "illegal_move"} and refused.parsed.status == 422
+    assert isinstance(refused.parsed, StenMoveProblem)
+    assert refused.parsed.code == "illegal_move" and refused.parsed.status == 422
+    assert refused.parsed.reason == StenMoveProblemReason.MALFORMED_MOVE
     checked = check_sten_move.sync_detailed(game.game_id, client=seats[to_move], body=bogus)
-    assert checked.status_code == HTTPStatus.UNPROCESSABLE_ENTITY and isinstance(checked.parsed, Problem)
-    assert checked.parsed.code == refused.parsed.code
+    assert checked.status_code == HTTPStatus.UNPROCESSABLE_ENTITY and isinstance(checked.parsed, StenMoveProblem)
+    assert checked.parsed.code == refused.parsed.code and checked.parsed.reason == refused.parsed.reason
 
     rng = random.Random("sdk-python")
     posted: dict[str, int] = {tag: 0 for tag in moves_by_tag}
-    view: StenView | Problem | None = opener
+    view: StenView | StenMoveAnswer | StenMoveProblem | None = opener
     deadline = time.monotonic() + MAX_SECONDS
     for _ in range(MAX_MOVES):
-        assert isinstance(view, StenView)
-        if view.status == StenViewStatus.FINISHED:
+        assert isinstance(view, StenView | StenMoveAnswer)
+        if view.status.value == StenViewStatus.FINISHED.value:
             break
         assert time.monotonic() < deadline, f"game not over after {MAX_SECONDS}s ({sum(posted.values())} moves)"
         seat = view.to_move[0]
@@ -129,11 +134,15 @@ def test_a_whole_sten_game_through_the_generated_client(python_sdk: ModuleType, 
         assert reply.status_code == HTTPStatus.OK, reply.content
         posted[move.type_.value] += 1
         view = reply.parsed
-        assert isinstance(view, StenView) and view.version == mine.version + 1
+        assert isinstance(view, StenMoveAnswer) and view.version == mine.version + 1
+        # the answer says what the request wrote: the move, typed as the log types it
+        assert [type(e) for e in view.entries] == [StenLogEntry]
+        assert (view.entries[0].seat, view.entries[0].version) == (seat, view.version)
+        assert view.seats[seat].hand_count == len(view.state.hand)
     else:
         raise AssertionError(f"no end after {MAX_MOVES} moves")
 
-    assert isinstance(view, StenView)
+    assert isinstance(view, StenMoveAnswer)
     assert view.to_move == [] and view.legal_moves == []
     assert posted["play"] > 0
     # The typed result: with a spec whose nullable `result` is modelled right, the generated client
@@ -148,10 +157,13 @@ def test_a_whole_sten_game_through_the_generated_client(python_sdk: ModuleType, 
     assert isinstance(spectator, StenView) and spectator.seat is None and spectator.state.hand is None
     log = get_sten_log.sync(game.game_id, client=seats[0])
     assert isinstance(log, StenLog) and len(log.entries) == sum(posted.values()) == view.version
+    # The log's moves are typed too (a play-all as the log shows it: its cards as the caller may see them).
+    logged = (StenPlay, StenStein, StenLoggedPlayAll)
+    assert all(isinstance(e.move, logged) for e in log.entries), {type(e.move).__name__ for e in log.entries}
 
     over = submit_sten_move.sync_detailed(game.game_id, client=seats[0],
                                           body=StenMoveRequest(move=StenStein.from_dict({"type": "stein"})))
     assert over.status_code == HTTPStatus.CONFLICT
-    assert isinstance(over.parsed, Problem) and over.parsed.code == "game_over"
+    assert isinstance(over.parsed, StenMoveProblem) and over.parsed.code == "game_over"
     for client in (anonymous, *seats.values()):  # the server keeps connections alive: close ours
         client.get_httpx_client().close()

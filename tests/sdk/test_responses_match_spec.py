@@ -3,9 +3,9 @@ openapi/openapi.json declares for that operation, status and media type.
 
 For every game in ``engines.REGISTRY``, a game is played to its end (short-match options, all seats
 human, random listed moves) through the Flask app on a real redis-server, and each create (201), view
-(200, seat and spectator), move (200) and log (200) body is validated, as are problem+json errors of each
-kind a client can provoke: 400, 401, 403, 404, 409 (stale_version, not_your_turn, game_over), 413, 422
-(validation_error) and 503 (store down).
+(200, seat and spectator), move (200), log (200), export (200; its 304 has none) and positions (200) body is validated,
+as are problem+json errors of each kind a client can provoke: 400, 401, 403, 404, 409 (stale_version,
+not_your_turn, game_over, game_not_finished), 413, 422 (validation_error) and 503 (store down).
 
 Validator: openapi-schema-validator's ``OAS30ReadValidator`` (it comes with openapi-spec-validator, a test
 extra already). Plain jsonschema would misread an OpenAPI 3.0 schema: it ignores ``nullable`` (so every
@@ -166,6 +166,11 @@ def test_a_game_and_its_errors_match_the_spec(game: str, sdk_app: Flask, checker
     checker.check("get", log, client.get(f"{create}/nonexistent-game-id/log"))
     checker.check("get", view, client.get(url, headers=_auth("not-a-token")))
     checker.check("get", log, client.get(f"{url}/log", headers=_auth("not-a-token")))
+    exported, positions = view + "/export", view + "/positions"
+    for path, route in ((exported, "export"), (positions, "positions")):
+        checker.check("get", path, client.get(f"{url}/{route}"))  # 409: the game runs
+        checker.check("get", path, client.get(f"{create}/nonexistent-game-id/{route}"))
+        checker.check("get", path, client.get(f"{url}/{route}", headers=_auth("not-a-token")))
     first = client.get(url).get_json()  # the spectator view
     mover = first["to_move"][0]
     idle = next((s for s in tokens if s not in first["to_move"]), None)
@@ -224,6 +229,13 @@ def test_a_game_and_its_errors_match_the_spec(game: str, sdk_app: Flask, checker
     over = client.post(f"{url}/moves", json={"move": legal}, headers=_auth(tokens[0]))
     assert over.status_code == 409, over.get_data(as_text=True)
     checker.check("post", moves, over)
+    whole = client.get(f"{url}/export")
+    checker.check("get", exported, whole)
+    checker.check("get", exported, client.get(f"{url}/export", headers={"If-None-Match": whole.headers["ETag"]}))
+    start: int | None = 0
+    while start is not None:
+        start = checker.check("get", positions, client.get(f"{url}/positions?start={start}&limit=100"))["next_start"]
+    checker.check("get", positions, client.get(f"{url}/positions?limit=0"))
 
     assert not checker.problems, f"{len(checker.problems)} mismatch(es):\n" + "\n".join(checker.problems)
     assert checker.checked == {
@@ -231,6 +243,8 @@ def test_a_game_and_its_errors_match_the_spec(game: str, sdk_app: Flask, checker
         ("get", view): {200, 401, 404},
         ("post", moves): {200, 400, 401, 404, 409, 422},
         ("get", log): {200, 401, 404},
+        ("get", exported): {200, 401, 404, 409},  # and the 304, documented without a body
+        ("get", positions): {200, 401, 404, 409, 422},
     }, "a response kind was not provoked, or came back with another status"
 
 

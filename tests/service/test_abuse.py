@@ -20,6 +20,7 @@ from service import observability, runtime, stream
 from service.app import create_app
 from service.bots import BotPolicy, RequestBots
 from service.config import Settings
+from tests.service.test_api import untimed
 
 
 def _auth(token: str) -> dict[str, str]:
@@ -60,7 +61,7 @@ def test_a_deeply_nested_move_is_a_422_that_echoes_nothing(client: FlaskClient, 
             problem = _problem(reply, 422, "validation_error")
             assert len(reply.data) < 400, problem
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
-    assert client.get(f"/v1/sten/games/{gid}", headers=_auth(token)).json == before
+    assert untimed(client.get(f"/v1/sten/games/{gid}", headers=_auth(token)).json) == untimed(before)
 
 
 @pytest.mark.parametrize("move", [["7H"] * 5000, "7H" * 10000, {"type": "x" * 20000}, {"type": ["play"] * 3000}, 12])

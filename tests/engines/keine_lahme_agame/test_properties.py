@@ -20,6 +20,7 @@ from engines.keine_lahme_agame.rules import fits, trick_winner
 from engines.keine_lahme_agame.state import CATCHING, LEAD, OVER, PLACE, TRICK, State
 from schemas import SCHEMAS
 from schemas.common import build
+from tests.playout import served_view
 
 E = ENGINE
 
@@ -102,14 +103,7 @@ def check_views(state: State, seat: int, view_schema: Any) -> None:
         if viewer is not None:
             assert E.legal_moves(other, viewer) == E.legal_moves(state, viewer)
             assert view["hand"] == list(state.hands[viewer])
-        result = E.result(state)
-        body = {
-            "game_id": "g", "game": E.id, "version": 0, "status": "finished" if result else "active",
-            "players": players, "seat": viewer, "to_move": list(E.to_move(state)), "state": view,
-            "legal_moves": [m.to_json() for m in E.legal_moves(state, viewer)] if viewer is not None else [],
-            "result": result.to_json() if result else None, "provisional": E.provisional,
-        }
-        assert not view_schema.validate(json.loads(json.dumps(body)))
+        assert not view_schema.validate(served_view(E, state, viewer))
     # a refused move says why (and leaves nothing behind: states are values, tests/test_contract.py)
     for bad in (Trick(("red-hat", "red-1")), Catch("nope", ("red-1",), None), DiscardSingle("yellow-34")):
         try:

@@ -1,7 +1,7 @@
-// What each game's table, seats and summary show, and the moves its composer builds from selected
-// cards, as data (games.js and the game modules): no DOM is needed, node has none. Then every view
-// of real games (tests/web/test_node_units.py plays them through the API) gives a table, seats and
-// summary without a hole.
+// What each game's table, seat notes and summary show, and the moves its composer builds from
+// selected cards, as data (games.js and the game modules): no DOM is needed, node has none. Then
+// every view of real games (tests/web/test_node_units.py plays them through the API) gives a table,
+// seat notes and summary without a hole.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -73,9 +73,8 @@ test("Sten's layout shows each suit's cards, or that it is not opened, and the c
     "3 face down, out of play", "Play-all", "A play-all declaration failed"]);
 });
 
-test("Sten's seats show the hand sizes and who holds the stone", () => {
-  assert.deepEqual(GAMES.sten.seats(view(STEN)), [
-    { count: 3, score: null, extra: null }, { count: 4, score: "holds the stone", extra: null }]);
+test("Sten's seat note says who holds the stone", () => {
+  assert.deepEqual([0, 1].map((seat) => GAMES.sten.seatNote(view(STEN), seat)), [null, "holds the stone"]);
 });
 
 test("Sten's play-all is the selected cards in the order selected, only while a declaration is listed", () => {
@@ -134,7 +133,7 @@ const SIEBEN = {
 test("Siebenschläfer's table says what a pair must beat, and that a free table takes any pair", () => {
   assert.ok(texts(GAMES.siebenschlaefer.table(view(SIEBEN), context)).includes("more than 13"));
   assert.ok(texts(GAMES.siebenschlaefer.table(view({ ...SIEBEN, free: true }), context)).includes("Free: any pair"));
-  assert.deepEqual(GAMES.siebenschlaefer.seats(view(SIEBEN))[1], { count: 6, score: "12 points", extra: "paid 2" });
+  assert.deepEqual([0, 1].map((seat) => GAMES.siebenschlaefer.seatNote(view(SIEBEN), seat)), [null, "paid 2"]);
 });
 
 test("a Siebenschläfer pair is composed from exactly two selected cards", () => {
@@ -165,9 +164,8 @@ test("Kanaster's pile says how many cards lie in it and whether it is frozen", (
   assert.ok(shown.includes("#0 Qs \u00b7 30 pts: QC QD QS") && shown.includes("no melds"), shown.join(" / "));
 });
 
-test("Kanaster's seats take hand sizes and scores from the common per-seat lists, the first meld from players", () => {
-  assert.deepEqual(GAMES.kanaster.seats(view(KANASTER)), [
-    { count: 9, score: "120 pts", extra: "has melded" }, { count: 11, score: "0 pts", extra: "first meld 50+" }]);
+test("Kanaster's seat note says whether the seat has melded, else its first meld's minimum, from players", () => {
+  assert.deepEqual([0, 1].map((seat) => GAMES.kanaster.seatNote(view(KANASTER), seat)), ["has melded", "first meld 50+"]);
 });
 
 test("Kanaster composes lay-offs, tucks and taking the pile onto an own meld it aims at", () => {
@@ -209,9 +207,8 @@ test("Keine lahme Agame offers as targets exactly the cards the view lists as ca
   assert.deepEqual(targets(GAMES["keine-lahme-agame"].table(view(AGAME), context)), [], "no catch listed");
 });
 
-test("Keine lahme Agame's seats take hand sizes and scores from the common per-seat lists, colours from players", () => {
-  assert.deepEqual(GAMES["keine-lahme-agame"].seats(view(AGAME)), [
-    { count: 4, score: "0 pts", extra: "red" }, { count: 5, score: "10 pts", extra: "blue" }]);
+test("Keine lahme Agame's seat note is the seat's colour, from players", () => {
+  assert.deepEqual([0, 1].map((seat) => GAMES["keine-lahme-agame"].seatNote(view(AGAME), seat)), ["red", "blue"]);
 });
 
 test("a Keine lahme Agame catch needs its target and a payment; a trick, nothing aimed at", () => {
@@ -241,7 +238,7 @@ test("a game the page does not know shows its view's state as text and composes 
 
 const real = realGames();
 
-test("every view of real games gives a table, seats and summary without a hole", { skip: !real && "no real games (run by tests/web/test_node_units.py)" }, () => {
+test("every view of real games gives a table, seat notes and summary without a hole", { skip: !real && "no real games (run by tests/web/test_node_units.py)" }, () => {
   for (const [game, sample] of Object.entries(real || {})) {
     assert.ok(sample.views.length > 0, game);
     let summaries = 0;
@@ -250,10 +247,10 @@ test("every view of real games gives a table, seats and summary without a hole",
       const shown = [...texts(g.table(v, { name, aim: v.seat !== null && v.to_move.includes(v.seat) }))];
       const summary = g.summary(v, name);
       if (summary) { summaries += 1; shown.push(summary.key, ...texts([summary])); }
-      for (const s of g.seats(v)) shown.push(String(s.count), s.score || "", s.extra || "");
+      for (let seat = 0; seat < v.players; seat++) shown.push(g.seatNote(v, seat) || "");
       for (const m of v.legal_moves) shown.push(g.moveText(m, name));
       for (const t of shown) assert.doesNotMatch(t, HOLE, `${game} v${v.version}: ${t}`);
-      assert.equal(g.seats(v).length, v.players, `${game}: one seat info per seat`);
+      assert.equal(v.seats.length, v.players, `${game}: one seat per seat of the table`);
     }
     assert.ok(summaries > 0, `${game}: some sampled view shows a summary`);
   }

@@ -1,6 +1,6 @@
 // Data apart from drawing: the modules that turn a view or a log into what the page shows never
 // reach the DOM, the network or the page's storage, not even through what they import; only
-// board.js, panels.js, faces.js and the page's controllers draw.
+// board.js, panels.js, faces.js and the page's controllers (table.js, watch.js, ...) draw.
 
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -10,7 +10,7 @@ const PLAY = new URL("../../../service/play/", import.meta.url);
 
 /** The modules whose functions are pure: from a view or a log to text and data. */
 const PURE = ["cards.js", "words.js", "parts.js", "games.js", "sten.js", "conquian.js", "siebenschlaefer.js", "kanaster.js",
-  "keine-lahme-agame.js", "history.js", "status.js", "moves.js", "sse.js", "sync.js", "options.js"];
+  "keine-lahme-agame.js", "history.js", "status.js", "moves.js", "sse.js", "sync.js", "options.js", "replay.js"];
 
 /** What only the page's drawing and its connection to the server may touch. */
 const IMPURE = /\b(document|window|location|sessionStorage|localStorage|navigator|fetch|HTMLElement|setTimeout)\b/;
