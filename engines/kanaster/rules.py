@@ -1,9 +1,11 @@
 """Kanaster's rules: the deal with the cut, red 3s, the phases of a turn, the end of a hand and
 the match (seeds/kanaster.md; section numbers below refer to it).
 
-Every move kind has one function that validates it and builds the next state (``_APPLY``);
-``legal_moves`` lists candidate moves and keeps those that function accepts, so a listed move
-always applies and ``apply`` refuses a move for the same reason whether it was listed or not.
+Every move kind has one function that checks it (``_CHECKS``) and one that builds the next state
+after running that check (``_APPLY``); ``legal_moves`` lists candidate moves and keeps those the
+check accepts, so a listed move always applies and ``apply`` refuses a move for the same reason
+whether it was listed or not. The listing builds no state: what a check answers (legal, and the
+cards the mover then holds) is all it asks of a candidate.
 """
 
 from __future__ import annotations
