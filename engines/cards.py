@@ -56,11 +56,13 @@ def suit_of(card: str) -> str | None:
     return None if card == JOKER else card[-1]
 
 
+#: Every well-formed code: the 52 standard cards and the joker.
+CODES: frozenset[str] = frozenset([*(code(r, s) for s in SUITS for r in RANKS), JOKER])
+
+
 def is_card(card: object) -> bool:
     """True for a well-formed standard code or ``JK``."""
-    if card == JOKER:
-        return True
-    return isinstance(card, str) and len(card) >= 2 and card[-1] in SUITS and card[:-1] in RANK_VALUE
+    return isinstance(card, str) and card in CODES
 
 
 def standard_deck(ranks: Sequence[str] = RANKS, jokers: int = 0) -> tuple[str, ...]:

@@ -144,15 +144,26 @@ class Move:
     shown_by: ClassVar[tuple[str, tuple[str, ...]] | None] = None
 
     def to_json(self) -> dict[str, JSON]:
+        names = _FIELD_NAMES.get(type(self))
+        if names is None:
+            names = _FIELD_NAMES[type(self)] = tuple(f.name for f in dataclasses.fields(self))
         data: dict[str, JSON] = {"type": self.type}
-        for f in dataclasses.fields(self):
-            data[f.name] = _jsonify(getattr(self, f.name))
+        for name in names:
+            value = getattr(self, name)
+            data[name] = value if value.__class__ in _PLAIN else _jsonify(value)
         return data
+
+
+#: Each move class's field names, in order (``dataclasses.fields`` is asked once per class: a view
+#: lists the seat's legal moves, each as JSON).
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+#: Values that are JSON as they are (exactly these types; a subclass goes the long way).
+_PLAIN = frozenset({str, int, bool, float, type(None)})
 
 
 def _jsonify(value: Any) -> JSON:
     if isinstance(value, tuple | list):
-        return [_jsonify(v) for v in value]
+        return [v if v.__class__ in _PLAIN else _jsonify(v) for v in value]
     return value
 
 
@@ -295,6 +306,21 @@ def deal_from(deck: Sequence[str] | None, cards: Sequence[str], seed: str) -> tu
     """The deck a new game deals from, top card first: a fixed ``deck`` (exactly ``cards``, checked by
     ``check_deck``), or else ``cards`` shuffled by the game's seed (purpose ``deal``)."""
     return shuffled(cards, seed, "deal") if deck is None else check_deck(deck, cards)
+
+
+def evolve(value: S, **changes: Any) -> S:
+    """``dataclasses.replace`` for a game's state: a copy of the frozen dataclass ``value`` with
+    ``changes``, its fields copied as they are instead of passed through ``__init__`` again (a state
+    checks nothing there; its rules build it), several times faster: every move builds a few."""
+    cls = type(value)
+    assert not hasattr(cls, "__post_init__") and not hasattr(cls, "__slots__"), f"{cls.__name__}: use replace"
+    fields = value.__dict__
+    if not changes.keys() <= fields.keys():
+        raise TypeError(f"{cls.__name__} has no field {sorted(changes.keys() - fields.keys())}")
+    new = object.__new__(cls)
+    new.__dict__.update(fields)
+    new.__dict__.update(changes)
+    return new
 
 
 @dataclass(frozen=True)

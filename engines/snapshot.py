@@ -186,7 +186,26 @@ def _compile_decoder(cls: type) -> Codec:
         args = [src.dec(tp, f"_v[{i}]") for i, (_, tp) in enumerate(fields)]
     else:
         args = [src.dec(tp, f"_v[{name!r}]") for name, tp in fields]
+    if _assigns_only(cls):
+        items = ", ".join(f"{name!r}: {arg}" for (name, _), arg in zip(fields, args, strict=True))
+        return src.compile("decode", f"{src.bind(_built)}({src.bind(cls)}, {{{items}}})")
     return src.compile("decode", f"{src.bind(cls)}(" + ", ".join(args) + ")")
+
+
+def _assigns_only(cls: type) -> bool:
+    """Whether ``cls``'s ``__init__`` only assigns its fields (the dataclass default: every field an
+    ``__init__`` argument, no ``__post_init__``, no ``__slots__``), so that an instance can be built
+    with its fields' dict at once (``_built``): a frozen dataclass's ``__init__`` sets each field
+    through ``object.__setattr__``, which is most of decoding a state of many small records."""
+    return (dataclasses.is_dataclass(cls) and not hasattr(cls, "__post_init__") and not hasattr(cls, "__slots__")
+            and all(f.init for f in dataclasses.fields(cls)))
+
+
+def _built(cls: type[T], fields: dict[str, Any]) -> T:
+    """An instance of ``cls`` holding ``fields`` (``_assigns_only``), as its ``__init__`` would build it."""
+    value: T = object.__new__(cls)
+    object.__setattr__(value, "__dict__", fields)
+    return value
 
 
 @cache

@@ -208,3 +208,46 @@ def test_every_game_keeps_its_rules_in_the_same_modules(engine: Any) -> None:
         assert module.__doc__, f"{package}.{name} says nothing of itself"
     rules = import_module(f"{package}.rules")
     assert engine.game.apply is rules.apply and engine.game.new_game is rules.new_game
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=IDS)
+def test_evolve_builds_what_dataclasses_replace_builds(engine: Any) -> None:
+    """``engines.core.evolve``, with which the rules build the state after a move, is
+    ``dataclasses.replace`` without a second ``__init__``: an equal value, a new one; a field the
+    state does not have is refused."""
+    from engines.core import evolve
+
+    for _, step in _steps(engine, "evolve", every=11):
+        state = step.state
+        first, *_, last = dataclasses.fields(state)
+        changes = {first.name: getattr(last_state := state, last.name), last.name: getattr(last_state, first.name)}
+        assert evolve(state, **changes) == dataclasses.replace(state, **changes)
+        assert evolve(state) == state and evolve(state) is not state
+        with pytest.raises(TypeError):
+            evolve(state, no_such_field=1)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Checked:
+    cards: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.cards) > 2:
+            raise ValueError("too many cards")
+
+
+@dataclasses.dataclass(frozen=True)
+class _Plain:
+    cards: tuple[str, ...]
+    checked: _Checked
+
+
+def test_a_decoded_dataclass_with_a_post_init_is_built_through_it() -> None:
+    """The codec builds a state's records without their ``__init__`` (each field set once), except
+    a class whose ``__init__`` does more than assign its fields: its ``__post_init__`` runs."""
+    from engines import snapshot
+
+    value = _Plain(("AC",), _Checked(("KD", "QS")))
+    assert snapshot.decode(_Plain, snapshot.encode(value)) == value
+    with pytest.raises(ValueError, match="too many cards"):
+        snapshot.decode(_Plain, {"cards": [], "checked": {"cards": ["AC", "KD", "QS"]}})

@@ -8,11 +8,11 @@ so a listed move always applies and an unlisted one is refused for the same reas
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from engines.cards import rank_of, remove_cards, shuffled
 from engines.core import Event, IllegalMove, Move, Result, deal_from
+from engines.core import evolve as replace
 
 from . import events
 from .melds import (

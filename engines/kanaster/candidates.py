@@ -28,6 +28,8 @@ def round_robin(cards: Iterable[str]) -> list[str]:
     """Each distinct code once (in hand order), then the second copies, and so on."""
     cards = list(cards)
     order = list(dict.fromkeys(cards))
+    if len(order) == len(cards):  # no code twice: the hand order is the answer
+        return cards
     left = Counter(cards)
     out: list[str] = []
     while any(left.values()):
@@ -69,7 +71,7 @@ class Groups:
         )
 
 
-@dataclass
+@dataclass(slots=True)
 class _Meld:
     rank: str
     extra: tuple[str, ...]  # cards not from the hand (the pile's top card)
@@ -100,6 +102,14 @@ def build(
     """The most valuable melds of ``groups`` using at most ``budget`` hand cards (approximately:
     the cheapest removable cards are dropped first), with the meld of ``top`` (the pile's top card)
     always in it, and ``rank`` / the wild card ``wild`` / the black 3s forced in; None if impossible."""
+    melds = _gather(groups, top, rank, wild, black)
+    if melds is None or not _trim(groups, melds, budget, top, rank, wild):
+        return None
+    return melds
+
+
+def _gather(groups: Groups, top: str | None, rank: str | None, wild: str | None, black: bool) -> list[_Meld] | None:
+    """``build``'s melds before any card is dropped for the budget; None if impossible."""
     top_rank = natural_rank(top) if top else None
     pool = groups.jokers + groups.twos
     if wild is not None:
@@ -135,6 +145,15 @@ def build(
         if len(groups.black) < 3:
             return None
         melds.append(_Meld(BLACK_THREE_RANK, (), len(groups.black)))
+    return melds
+
+
+def _trim(groups: Groups, melds: list[_Meld], budget: int, top: str | None, rank: str | None,
+          wild: str | None) -> bool:
+    """Drop the cheapest removable cards of ``melds`` (in place) until they use at most ``budget``
+    hand cards; False if that is impossible. Each step depends on the melds alone, so trimming to
+    a smaller budget goes on from where a larger one stopped."""
+    top_rank = natural_rank(top) if top else None
     protected = {rank, top_rank} - {None}
     while sum(m.n + len(m.wild) for m in melds) > budget:
         options: list[tuple[int, int, _Meld, str | None]] = []
@@ -158,13 +177,16 @@ def build(
             continue
         whole = [m for m in melds if m.rank not in protected and not (wild and wild in m.wild)]
         if not whole:
-            return None
+            return False
         melds.remove(min(whole, key=lambda m: (m.rank == BLACK_THREE_RANK, m.size)))
-    return melds
+    return True
 
 
 def write(groups: Groups, melds: Sequence[_Meld], k: int = 0) -> Melds:
     """The concrete melds of a candidate; ``k`` rotates each partly used rank (and the 2s)."""
+    if not k:  # no rotation: each rank's first cards, the wild cards as chosen
+        return tuple((*m.extra, *(groups.black if m.rank == BLACK_THREE_RANK else groups.naturals[m.rank])[:m.n],
+                      *m.wild) for m in melds)
     twos = rotated(groups.twos, k)
     chosen = [c for m in melds for c in m.wild]
     used_twos = [c for c in chosen if c != "JK"]
@@ -191,31 +213,40 @@ def rotations(groups: Groups, melds: Sequence[_Meld]) -> int:
     return most
 
 
-def new_meld_candidates(hand: Sequence[str], after: int, top: str | None = None) -> list[Melds]:
+def new_meld_candidates(hand: Sequence[str], after: int, top: str | None = None,
+                        groups: Groups | None = None) -> list[Melds]:
     """Candidate sets of new melds from ``hand`` (with the pile's ``top`` in one of them, ``after``
     pile cards then joining the hand): for no target, every rank, every wild code and the black 3s
-    as targets, the most valuable melds keeping two cards and keeping one (going out)."""
-    groups = Groups.of(hand)
+    as targets, the most valuable melds keeping two cards and keeping one (going out). ``groups``:
+    ``Groups.of(hand)``, when the caller has it."""
+    groups = groups or Groups.of(hand)
     targets: list[tuple[str | None, str | None]] = [(None, None)]  # (rank, wild card) forced in
     targets += [(r, None) for r, cs in groups.naturals.items() if len(cs) >= 2 or natural_rank(top or "") == r]
     targets += [(None, w) for w in dict.fromkeys(groups.jokers + groups.twos)]
-    out: list[Melds] = []
-    for keep in (2, 1):
-        budget = len(hand) + after - keep
-        for rank, wild in targets:
-            for black in (False, True) if keep == 1 and len(groups.black) >= 3 else (False,):
-                melds = build(groups, budget, top, rank=rank, wild=wild, black=black)
-                if not melds:
-                    continue
-                out.extend(write(groups, melds, k) for k in range(rotations(groups, melds)))
-    return out
+    # Per target: keeping one card (going out), then, trimming on from there, keeping two; those
+    # keeping two are listed first, as ``build`` for each budget would find them.
+    held = len(hand) + after
+    keep_two: list[Melds] = []
+    keep_one: list[Melds] = []
+    for rank, wild in targets:
+        for black in (False, True) if len(groups.black) >= 3 else (False,):
+            melds = _gather(groups, top, rank, wild, black)
+            if melds is None or not _trim(groups, melds, held - 1, top, rank, wild):
+                continue
+            if melds:
+                keep_one.extend(write(groups, melds, k) for k in range(rotations(groups, melds)))
+            if not black and _trim(groups, melds, held - 2, top, rank, wild) and melds:
+                keep_two.extend(write(groups, melds, k) for k in range(rotations(groups, melds)))
+    return keep_two + keep_one
 
 
-def single_meld_candidates(hand: Sequence[str], top: str | None = None) -> list[Melds]:
+def single_meld_candidates(hand: Sequence[str], top: str | None = None, groups: Groups | None = None
+                           ) -> list[Melds]:
     """Small single melds (for a player who has melded, or the pile's top meld alone): per rank three
     naturals (two candidates, so that each of up to four suits shows), all naturals, two naturals
-    with the lowest wild card, all naturals filled with wild cards (jokers first)."""
-    groups = Groups.of(hand)
+    with the lowest wild card, all naturals filled with wild cards (jokers first). ``groups``:
+    ``Groups.of(hand)``, when the caller has it."""
+    groups = groups or Groups.of(hand)
     wilds = sorted(groups.twos, key=card_points) + groups.jokers
     high = groups.jokers + groups.twos
     top_rank = natural_rank(top) if top else None

@@ -17,7 +17,7 @@ from engines import eventtypes
 from engines.core import JSON, Event
 from engines.eventtypes import EventType, Record, private, public, spread
 
-from .melds import is_canasta, is_natural, points
+from .melds import CANASTA_SIZE, is_canasta, is_natural, points
 from .moves import Card
 from .state import HandRecord, KanasterState, Meld
 
@@ -31,15 +31,16 @@ AT_COUNT: Final = "hand_end"  # still in the hand of a player whose first turn n
 
 def meld_json(index: int, meld: Meld) -> dict[str, JSON]:
     """A meld on the table as the view shows it (its ``id`` is its index in the hand's table)."""
+    cards = meld.cards
     return {
         "id": index,
         "owner": meld.owner,
         "rank": meld.rank,
-        "cards": list(meld.cards),
+        "cards": list(cards),
         "tucked": list(meld.tucked),
-        "canasta": is_canasta(meld),
+        "canasta": len(cards) >= CANASTA_SIZE,  # is_canasta
         "natural": is_natural(meld),
-        "points": points(meld.cards),
+        "points": points(cards),
     }
 
 

@@ -8,7 +8,6 @@ A canasta ("Kanaster") is a meld of seven or more cards; natural ("echt") withou
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from engines.cards import JOKER, SUITS, rank_of
@@ -37,6 +36,24 @@ POINTS: dict[str, int] = {
 _ORDER = {r: i for i, r in enumerate(("3", *NATURAL_RANKS, "2", JOKER))}
 _SUIT = {s: i for i, s in enumerate(SUITS)}
 
+# Every card's facts, looked up once per card code: the listing of legal moves asks them of each
+# card of each candidate, many thousand times a second (a lookup, not a string slice and a call).
+_CODES: tuple[str, ...] = (*(f"{r}{s}" for r in ("A", "2", "3", *NATURAL_RANKS[:-1]) for s in SUITS), JOKER)
+#: code -> its display key as one int (rank, then suit), for ``sort_hand``
+_SORT_KEY: dict[str, int] = {c: 5 * _ORDER[rank_of(c)] + (0 if c == JOKER else _SUIT[c[-1]]) for c in _CODES}
+_WILD = frozenset(c for c in _CODES if c == JOKER or rank_of(c) == "2")
+_NATURAL_RANK: dict[str, str] = {c: rank_of(c) for c in _CODES if rank_of(c) in _NATURAL}
+class _Ranks(dict[str, str]):
+    """code -> rank, for every code (``rank_of`` works out one that is no card)."""
+
+    def __missing__(self, card: str) -> str:
+        return rank_of(card)
+
+
+_RANK_OF = _Ranks({c: rank_of(c) for c in _CODES})
+#: code -> card points (red 3s have none: they are bonus cards)
+_POINTS: dict[str, int] = {c: POINTS[rank_of(c)] for c in _CODES if c not in RED_THREES}
+
 
 def hand_order(card: str) -> tuple[int, int]:
     """Display order of a hand: by rank 3, 4 .. K, A, then 2s and jokers; then suit."""
@@ -46,12 +63,13 @@ def hand_order(card: str) -> tuple[int, int]:
 
 
 def sort_hand(cards: Iterable[str]) -> tuple[str, ...]:
-    return tuple(sorted(cards, key=hand_order))
+    """``cards`` in ``hand_order``."""
+    return tuple(sorted(cards, key=_SORT_KEY.__getitem__))
 
 
 def is_wild(card: str) -> bool:
     """Jokers and 2s are wild (the cut rule names them together: "2er oder Joker")."""
-    return card == JOKER or card[:-1] == "2"
+    return card in _WILD
 
 
 def is_red_three(card: str) -> bool:
@@ -64,22 +82,27 @@ def is_black_three(card: str) -> bool:
 
 def natural_rank(card: str) -> str | None:
     """The rank of a card that can be melded naturally (4 .. ace), else None."""
-    r = rank_of(card)
-    return r if r in _NATURAL else None
+    return _NATURAL_RANK.get(card)
 
 
 def card_points(card: str) -> int:
     """Card points per the table (section 2); a red 3 is a bonus card, never counted here."""
     assert card not in RED_THREES, card
-    return POINTS[rank_of(card)]
+    return _POINTS[card]
 
 
 def points(cards: Iterable[str]) -> int:
-    return sum(card_points(c) for c in cards)
+    try:
+        return sum(map(_POINTS.__getitem__, cards))
+    except KeyError:  # a red 3 (or no card at all): card_points says which
+        for c in cards:
+            card_points(c)
+        raise
 
 
 def wild_count(cards: Iterable[str]) -> int:
-    return sum(1 for c in cards if is_wild(c))
+    wild = _WILD
+    return sum(1 for c in cards if c in wild)
 
 
 def is_canasta(meld: Meld) -> bool:
@@ -90,7 +113,7 @@ def is_canasta(meld: Meld) -> bool:
 def is_natural(meld: Meld) -> bool:
     """A natural ("echter") meld has never held a wild card; cards never leave a meld, so this
     is whether it holds one now."""
-    return not any(is_wild(c) for c in meld.cards)
+    return _WILD.isdisjoint(meld.cards)
 
 
 def meld_rank(cards: Sequence[str]) -> str:
@@ -102,49 +125,82 @@ def meld_rank(cards: Sequence[str]) -> str:
     """
     if len(cards) < 3:
         raise IllegalMove("meld_too_small", "a meld needs at least three cards")
-    if any(c in RED_THREES for c in cards):
+    if not RED_THREES.isdisjoint(cards):
         raise IllegalMove("red_three_not_meldable", "red 3s are laid out, never melded")
-    if any(c in BLACK_THREES for c in cards):
-        if not all(c in BLACK_THREES for c in cards):
+    if not BLACK_THREES.isdisjoint(cards):
+        if not BLACK_THREES.issuperset(cards):
             raise IllegalMove("black_threes_alone", "black 3s can only be melded among themselves, without wild cards")
         return BLACK_THREE_RANK
-    ranks = {rank_of(c) for c in cards if not is_wild(c)}
+    naturals = [c for c in cards if c not in _WILD]
+    ranks = {_RANK_OF[c] for c in naturals}
+    wild = len(cards) - len(naturals)
     if not ranks:
         raise IllegalMove("no_natural_card", "a meld needs natural cards")
     if len(ranks) > 1:
         raise IllegalMove("mixed_ranks", "all natural cards of a meld must have one rank")
-    wild = wild_count(cards)
     if wild >= len(cards) - wild:
         raise IllegalMove("too_many_wild_cards", "a meld needs strictly more natural than wild cards")
     (rank,) = ranks
     return rank
 
 
-def lay_off(meld: Meld, cards: Sequence[str]) -> tuple[str, ...]:
-    """The cards of ``meld`` after adding ``cards`` (section 6): natural cards of its rank or wild
-    cards (black 3s onto black 3s only), still strictly fewer wild than natural cards."""
+def lay_off_size(meld: Meld, cards: Sequence[str]) -> int:
+    """Check adding ``cards`` to ``meld`` (section 6): natural cards of its rank or wild cards
+    (black 3s onto black 3s only), still strictly fewer wild than natural cards; the meld's size
+    after it."""
     if not cards:
         raise IllegalMove("no_cards", "name at least one card")
+    black = meld.rank == BLACK_THREE_RANK
     for c in cards:
         if c in RED_THREES:
             raise IllegalMove("red_three_not_meldable", "red 3s are laid out, never melded")
-        if meld.rank == BLACK_THREE_RANK:
+        if black:
             if c not in BLACK_THREES:
                 raise IllegalMove("card_does_not_fit", "only black 3s go onto a meld of black 3s")
-        elif not is_wild(c) and rank_of(c) != meld.rank:
+        elif c not in _WILD and rank_of(c) != meld.rank:
             raise IllegalMove("card_does_not_fit", "a card does not match the meld's rank")
-    result = sort_hand(meld.cards + tuple(cards))
-    wild = wild_count(result)
-    if wild >= len(result) - wild:
+    size = len(meld.cards) + len(cards)
+    wild = wild_count(meld.cards) + wild_count(cards)
+    if wild >= size - wild:
         raise IllegalMove("too_many_wild_cards", "a meld needs strictly more natural than wild cards")
-    return result
+    return size
+
+
+def lay_off(meld: Meld, cards: Sequence[str]) -> tuple[str, ...]:
+    """The cards of ``meld`` after adding ``cards``, checked (``lay_off_size``)."""
+    lay_off_size(meld, cards)
+    return sort_hand(meld.cards + tuple(cards))
+
+
+#: The card counts of the last hand asked about (``held_without``): the listing checks its candidates
+#: against one hand; a hand's tuple is never changed, and the one kept here cannot be collected
+#: meanwhile, so its identity is enough.
+_counted: tuple[Sequence[str], dict[str, int]] = ((), {})
+
+
+def held_without(hand: Sequence[str], cards: Sequence[str]) -> int:
+    """How many cards ``hand`` keeps without ``cards`` (a multiset), or IllegalMove("card_not_in_hand")
+    (``take`` without building the hand)."""
+    global _counted
+    seen = _counted
+    if seen[0] is not hand:
+        counts: dict[str, int] = {}
+        for c in hand:
+            counts[c] = counts.get(c, 0) + 1
+        seen = _counted = (hand, counts)
+    have = seen[1]
+    for c in cards:
+        if have.get(c, 0) < cards.count(c):
+            take(hand, cards)  # names the first card missing, as it does
+    return len(hand) - len(cards)
 
 
 def take(hand: Sequence[str], cards: Iterable[str]) -> tuple[str, ...]:
     """``hand`` without ``cards`` (a multiset), or IllegalMove("card_not_in_hand")."""
-    rest = Counter(hand)
+    rest = list(hand)
     for c in cards:
-        if rest[c] <= 0:
-            raise IllegalMove("card_not_in_hand", f"{c} is not in your hand (often enough)")
-        rest[c] -= 1
-    return sort_hand(rest.elements())
+        try:
+            rest.remove(c)
+        except ValueError:
+            raise IllegalMove("card_not_in_hand", f"{c} is not in your hand (often enough)") from None
+    return sort_hand(rest)

@@ -1,30 +1,37 @@
 """Kanaster's rules: the deal with the cut, red 3s, the phases of a turn, the end of a hand and
 the match (seeds/kanaster.md; section numbers below refer to it).
 
-Every move kind has one function that validates it and builds the next state (``_APPLY``);
-``legal_moves`` lists candidate moves and keeps those that function accepts, so a listed move
-always applies and ``apply`` refuses a move for the same reason whether it was listed or not.
+Every move kind has one function that checks it (``_CHECKS``) and one that builds the next state
+after running that check (``_APPLY``); ``legal_moves`` lists candidate moves and keeps those the
+check accepts, so a listed move always applies and ``apply`` refuses a move for the same reason
+whether it was listed or not. The listing builds no state: what a check answers (legal, and the
+cards the mover then holds) is all it asks of a candidate.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
-from typing import Any
+from itertools import chain
+from typing import Any, NamedTuple
 
-from engines.cards import is_card, shuffled, standard_deck
+from engines.cards import CODES, shuffled, standard_deck
 from engines.core import Event, IllegalMove, InvalidOptions, Move, Result, deal_from
+from engines.core import evolve as replace
 
 from . import events
-from .candidates import new_meld_candidates, round_robin, single_meld_candidates
+from .candidates import Groups, new_meld_candidates, round_robin, single_meld_candidates
 from .melds import (
     BLACK_THREE_RANK,
+    CANASTA_SIZE,
+    RED_THREES,
+    held_without,
     is_black_three,
     is_canasta,
     is_red_three,
     is_wild,
     lay_off,
+    lay_off_size,
     meld_rank,
     natural_rank,
     points,
@@ -259,19 +266,52 @@ def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return values[:index] + (value,) + values[index + 1:]
 
 
+class _Table(NamedTuple):
+    """What the rules ask again and again of one table's melds (``_table``)."""
+
+    melds: tuple[Meld, ...]
+    melded: frozenset[int]  # seats with a meld
+    canasta: frozenset[int]  # seats with a canasta
+    canasta_ranks: frozenset[str]  # ranks with a canasta (anyone's)
+    canastas: frozenset[tuple[int, str]]  # (owner, rank) of every canasta
+
+
+#: The last table asked about. A move's checks ask it again and again while the legal moves are
+#: listed, and a view asks it per seat; a table's tuple is never changed, and the one kept here
+#: cannot be collected meanwhile, so its identity is enough.
+_seen: _Table = _Table((), frozenset(), frozenset(), frozenset(), frozenset())
+
+
+def _table(melds: tuple[Meld, ...]) -> _Table:
+    global _seen
+    seen = _seen
+    if seen.melds is not melds:
+        canastas = frozenset((m.owner, m.rank) for m in melds if is_canasta(m))
+        seen = _seen = _Table(melds, frozenset(m.owner for m in melds), frozenset(o for o, _ in canastas),
+                              frozenset(r for _, r in canastas), canastas)
+    return seen
+
+
 def has_melded(state: KanasterState, seat: int) -> bool:
-    return any(m.owner == seat for m in state.melds)
+    return seat in _table(state.melds).melded
 
 
 def has_canasta(state: KanasterState, seat: int) -> bool:
-    return any(m.owner == seat and is_canasta(m) for m in state.melds)
+    return seat in _table(state.melds).canasta
+
+
+def canasta_ranks(state: KanasterState) -> frozenset[str]:
+    """The ranks with a canasta on the table (anyone's)."""
+    return _table(state.melds).canasta_ranks
 
 
 def blocking_ranks(state: KanasterState, seat: int) -> frozenset[str]:
     """Ranks that are blocking cards (Sperrkarten) for ``seat``: a canasta of that rank lies on
     the table (anyone's, or with sperr_scope=own only ``seat``'s); section 7."""
-    own = state.rules.sperr_scope == "own"
-    return frozenset(m.rank for m in state.melds if is_canasta(m) and (not own or m.owner == seat))
+    table = _table(state.melds)
+    if state.rules.sperr_scope == "own":
+        return frozenset(r for o, r in table.canastas if o == seat)
+    return table.canasta_ranks
 
 
 def pile_frozen(state: KanasterState) -> bool:
@@ -302,9 +342,13 @@ def _require_phase(state: KanasterState, phase: str) -> None:
 
 
 def _cards_arg(cards: Any) -> tuple[str, ...]:
-    if not isinstance(cards, tuple | list) or not all(isinstance(c, str) and is_card(c) for c in cards):
-        raise IllegalMove("unknown_card", "cards must be card codes such as 'KH' or 'JK'")
-    return tuple(cards)
+    if isinstance(cards, tuple | list):
+        try:
+            if CODES.issuperset(cards):  # (a str subclass counts as the code it equals)
+                return tuple(cards)
+        except TypeError:  # something unhashable among them: no card code
+            pass
+    raise IllegalMove("unknown_card", "cards must be card codes such as 'KH' or 'JK'")
 
 
 def _melds_arg(melds: Any) -> tuple[tuple[str, ...], ...]:
@@ -319,24 +363,31 @@ def _meld_at(state: KanasterState, index: Any) -> Meld:
     return state.melds[index]
 
 
-def _new_melds(state: KanasterState, seat: int, melds: Sequence[Sequence[str]]) -> tuple[Meld, ...]:
+def _new_meld_ranks(state: KanasterState, melds: Sequence[Sequence[str]]) -> tuple[str, ...]:
+    """The rank of each new meld, each checked (``meld_rank``; black 3s only by option)."""
     out = []
     for cards in melds:
         rank = meld_rank(cards)
         if rank == BLACK_THREE_RANK and not state.rules.black3_meld_on_going_out:
             raise IllegalMove("black_threes_not_meldable", "black 3s are never melded (option)")
-        out.append(Meld(seat, rank, sort_hand(cards)))
+        out.append(rank)
     return tuple(out)
 
 
-def _check_remaining(hand_after: Sequence[str], canasta_after: bool, black_threes: bool) -> None:
-    """After melding a player must keep a card to discard; keeping only one means going out,
-    which needs a canasta; black 3s are melded only in that going-out move (section 6)."""
-    if black_threes and len(hand_after) != 1:
+def _new_melds(seat: int, melds: Sequence[Sequence[str]]) -> tuple[Meld, ...]:
+    """The new melds of a checked move (``_new_meld_ranks``)."""
+    return tuple(Meld(seat, meld_rank(cards), sort_hand(cards)) for cards in melds)
+
+
+def _check_remaining(held: int, canasta_after: bool, black_threes: bool) -> None:
+    """After melding a player must keep a card to discard (he holds ``held``); keeping only one
+    means going out, which needs a canasta; black 3s are melded only in that going-out move
+    (section 6)."""
+    if black_threes and held != 1:
         raise IllegalMove("black_threes_only_going_out", "black 3s are melded only when going out")
-    if not hand_after:
+    if not held:
         raise IllegalMove("must_keep_a_card", "one card must stay in the hand for the discard")
-    if len(hand_after) == 1 and not canasta_after:
+    if held == 1 and not canasta_after:
         raise IllegalMove("canasta_needed_to_go_out", "going out needs a canasta of your own")
 
 
@@ -359,15 +410,35 @@ def _pile_rest(state: KanasterState) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(c for c in rest if not is_red_three(c)), tuple(c for c in rest if is_red_three(c))
 
 
+def _pile_normal_count(state: KanasterState) -> int:
+    """How many cards of the pile under its top card would go into the hand (all but red 3s)."""
+    rest = state.pile[:-1]
+    return len(rest) - sum(1 for c in rest if c in RED_THREES)
+
+
 # --- moves (section 5) ------------------------------------------------------------------------
+#
+# Each kind of move has one function that checks it (``_check_*``: IllegalMove when refused, and
+# nothing built) and one that builds the state after it, which runs the check first and then
+# cannot refuse. The listing of legal moves runs only the checks (``_CHECKS``): what a check
+# answers is all it asks of a candidate, and building a state for each was most of its cost.
+
+#: A check's answer for a move after which the mover cannot hold exactly one card in the same
+#: turn: a draw adds a card to a hand of one or more; a discard and ``end_hand`` end the turn.
+NO_SINGLE_CARD = -1
+
+
+def _check_draw(state: KanasterState, seat: int, move: Draw) -> int:
+    _require_phase(state, DRAW)
+    if not state.talon:
+        raise IllegalMove("talon_empty", "the talon is empty: take the pile or end the hand")
+    return NO_SINGLE_CARD
 
 
 def _draw(state: KanasterState, seat: int, move: Draw, ev: Events) -> KanasterState:
     """Take the talon's top card; red 3s are laid out and replaced. If the talon runs out while
     replacing, so that no card reaches the hand, the hand ends at once (section 11)."""
-    _require_phase(state, DRAW)
-    if not state.talon:
-        raise IllegalMove("talon_empty", "the talon is empty: take the pile or end the hand")
+    _check_draw(state, seat, move)
     if ev is not None:
         ev.append(events.drew(seat, state.talon[:1]))
     hand, talon, area, received = _receive(state.hands[seat], state.talon[1:], state.red_threes[seat],
@@ -400,9 +471,8 @@ def _take(state: KanasterState, seat: int, hand: tuple[str, ...], melds: tuple[M
     )
 
 
-def _take_pile(state: KanasterState, seat: int, move: TakePile, ev: Events) -> KanasterState:
-    """Take the pile by melding its top card with at least two hand cards; a first meld must
-    reach the minimum with the cards of this move (section 5.2)."""
+def _check_take_pile(state: KanasterState, seat: int, move: TakePile) -> int:
+    """Section 5.2; answers the cards held after taking the pile."""
     _require_phase(state, DRAW)
     melds = _melds_arg(move.melds)
     block = pile_block(state, seat)
@@ -414,23 +484,34 @@ def _take_pile(state: KanasterState, seat: int, move: TakePile, ev: Events) -> K
         raise IllegalMove("top_card_not_melded", "one of the melds must contain the pile's top card")
     from_hand = [c for m in melds for c in m]
     from_hand.remove(top)
-    rest = take(state.hands[seat], from_hand)
-    new = _new_melds(state, seat, melds)
+    kept = held_without(state.hands[seat], from_hand)
+    ranks = _new_meld_ranks(state, melds)
     if pile_frozen(state) and len(melds[where]) - wild_count(melds[where]) < 3:
         raise IllegalMove("pile_frozen", "a frozen pile is taken only with two natural cards of the top card's rank")
-    first = not has_melded(state, seat)
-    if first:
+    if not has_melded(state, seat):
         _check_minimum(state, seat, [c for m in melds for c in m])
-    normal, _ = _pile_rest(state)
-    canasta = has_canasta(state, seat) or any(is_canasta(m) for m in new)
-    _check_remaining(rest + normal, canasta, any(m.rank == BLACK_THREE_RANK for m in new))
+    held = kept + _pile_normal_count(state)
+    canasta = has_canasta(state, seat) or any(len(m) >= CANASTA_SIZE for m in melds)
+    _check_remaining(held, canasta, BLACK_THREE_RANK in ranks)
+    return held
+
+
+def _take_pile(state: KanasterState, seat: int, move: TakePile, ev: Events) -> KanasterState:
+    """Take the pile by melding its top card with at least two hand cards; a first meld must
+    reach the minimum with the cards of this move (section 5.2)."""
+    _check_take_pile(state, seat, move)
+    melds = _melds_arg(move.melds)
+    from_hand = [c for m in melds for c in m]
+    from_hand.remove(state.pile[-1])
+    rest = take(state.hands[seat], from_hand)
+    new = _new_melds(seat, melds)
     if ev is not None:
         ev.append(events.melded(seat, tuple(enumerate(new, len(state.melds)))))
-    return _take(state, seat, rest, state.melds + new, first, ev)
+    return _take(state, seat, rest, state.melds + new, not has_melded(state, seat), ev)
 
 
-def _take_pile_lay_off(state: KanasterState, seat: int, move: TakePileLayOff, ev: Events) -> KanasterState:
-    """Take the pile by laying its top card onto one of the mover's melds (section 5.2)."""
+def _check_take_pile_lay_off(state: KanasterState, seat: int, move: TakePileLayOff) -> int:
+    """Section 5.2; answers the cards held after taking the pile."""
     _require_phase(state, DRAW)
     block = pile_block(state, seat)
     if block:
@@ -440,63 +521,87 @@ def _take_pile_lay_off(state: KanasterState, seat: int, move: TakePileLayOff, ev
     meld = _meld_at(state, move.meld)
     if meld.owner != seat:
         raise IllegalMove("not_own_meld", "you may only add to your own melds")
+    size = lay_off_size(meld, (state.pile[-1],))
+    held = len(state.hands[seat]) + _pile_normal_count(state)
+    canasta = has_canasta(state, seat) or size >= CANASTA_SIZE
+    _check_remaining(held, canasta, False)
+    return held
+
+
+def _take_pile_lay_off(state: KanasterState, seat: int, move: TakePileLayOff, ev: Events) -> KanasterState:
+    """Take the pile by laying its top card onto one of the mover's melds (section 5.2)."""
+    _check_take_pile_lay_off(state, seat, move)
     top = state.pile[-1]
-    cards = lay_off(meld, (top,))
-    grown = replace(meld, cards=cards)
-    normal, _ = _pile_rest(state)
-    canasta = has_canasta(state, seat) or is_canasta(grown)
-    _check_remaining(state.hands[seat] + normal, canasta, False)
+    meld = state.melds[move.meld]
+    grown = Meld(meld.owner, meld.rank, lay_off(meld, (top,)), meld.tucked)
     if ev is not None:
         ev.append(events.laid_off(seat, move.meld, (top,), grown))
     return _take(state, seat, state.hands[seat], _set(state.melds, move.meld, grown), False, ev)
 
 
-def _meld(state: KanasterState, seat: int, move: MeldCards, ev: Events) -> KanasterState:
-    """Lay out new melds from the hand; the first meld of the hand must reach the minimum in this
-    one move (section 8)."""
+def _check_meld(state: KanasterState, seat: int, move: MeldCards) -> int:
+    """Section 8; answers the cards held after the melds."""
     _require_phase(state, PLAY)
     _require_meld_allowed(state)
     melds = _melds_arg(move.melds)
     cards = [c for m in melds for c in m]
-    rest = take(state.hands[seat], cards)
-    new = _new_melds(state, seat, melds)
-    canasta = has_canasta(state, seat) or any(is_canasta(m) for m in new)
-    _check_remaining(rest, canasta, any(m.rank == BLACK_THREE_RANK for m in new))
-    first = not has_melded(state, seat)
-    if first:
-        exempt = state.rules.concealed_exempt_from_minimum and not state.took_pile and len(rest) == 1
+    held = held_without(state.hands[seat], cards)
+    ranks = _new_meld_ranks(state, melds)
+    canasta = has_canasta(state, seat) or any(len(m) >= CANASTA_SIZE for m in melds)
+    _check_remaining(held, canasta, BLACK_THREE_RANK in ranks)
+    if not has_melded(state, seat):
+        exempt = state.rules.concealed_exempt_from_minimum and not state.took_pile and held == 1
         if not exempt:
             _check_minimum(state, seat, cards)
+    return held
+
+
+def _meld(state: KanasterState, seat: int, move: MeldCards, ev: Events) -> KanasterState:
+    """Lay out new melds from the hand; the first meld of the hand must reach the minimum in this
+    one move (section 8)."""
+    _check_meld(state, seat, move)
+    melds = _melds_arg(move.melds)
+    rest = take(state.hands[seat], [c for m in melds for c in m])
+    new = _new_melds(seat, melds)
     if ev is not None:
         ev.append(events.melded(seat, tuple(enumerate(new, len(state.melds)))))
     return replace(
         state,
         hands=_set(state.hands, seat, rest),
         melds=state.melds + new,
-        first_meld_turn=state.first_meld_turn or first,
+        first_meld_turn=state.first_meld_turn or not has_melded(state, seat),
     )
 
 
-def _lay_off(state: KanasterState, seat: int, move: LayOff, ev: Events) -> KanasterState:
-    """Add hand cards to one of the mover's own melds (section 6)."""
+def _check_lay_off(state: KanasterState, seat: int, move: LayOff) -> int:
+    """Section 6; answers the cards held after laying off."""
     _require_phase(state, PLAY)
     _require_meld_allowed(state)
     meld = _meld_at(state, move.meld)
     cards = _cards_arg(move.cards)
     if meld.owner != seat:
         raise IllegalMove("not_own_meld", "you may only add to your own melds")
-    grown = replace(meld, cards=lay_off(meld, cards))
-    rest = take(state.hands[seat], cards)
-    canasta = has_canasta(state, seat) or is_canasta(grown)
-    _check_remaining(rest, canasta, meld.rank == BLACK_THREE_RANK)
+    size = lay_off_size(meld, cards)
+    held = held_without(state.hands[seat], cards)
+    canasta = has_canasta(state, seat) or size >= CANASTA_SIZE
+    _check_remaining(held, canasta, meld.rank == BLACK_THREE_RANK)
+    return held
+
+
+def _lay_off(state: KanasterState, seat: int, move: LayOff, ev: Events) -> KanasterState:
+    """Add hand cards to one of the mover's own melds (section 6)."""
+    _check_lay_off(state, seat, move)
+    meld = state.melds[move.meld]
+    cards = _cards_arg(move.cards)
+    grown = Meld(meld.owner, meld.rank, lay_off(meld, cards), meld.tucked)
     if ev is not None:
         ev.append(events.laid_off(seat, move.meld, cards, grown))
-    return replace(state, hands=_set(state.hands, seat, rest), melds=_set(state.melds, move.meld, grown))
+    return replace(state, hands=_set(state.hands, seat, take(state.hands[seat], cards)),
+                   melds=_set(state.melds, move.meld, grown))
 
 
-def _tuck(state: KanasterState, seat: int, move: Tuck, ev: Events) -> KanasterState:
-    """Tuck blocking cards that came with the pile this turn under a canasta of their rank;
-    they stay there without effect (section 7)."""
+def _check_tuck(state: KanasterState, seat: int, move: Tuck) -> int:
+    """Section 7; answers the cards held after tucking."""
     _require_phase(state, PLAY)
     if not state.took_pile:
         raise IllegalMove("pile_not_taken", "only the player who took the pile this turn may tuck")
@@ -510,27 +615,46 @@ def _tuck(state: KanasterState, seat: int, move: Tuck, ev: Events) -> KanasterSt
         raise IllegalMove("not_own_meld", "blocking cards are tucked only under your own canasta (option)")
     if any(natural_rank(c) != meld.rank for c in cards):
         raise IllegalMove("card_does_not_fit", "a tucked card must have the canasta's rank")
-    rest = take(state.hands[seat], cards)
+    held = held_without(state.hands[seat], cards)
     came = Counter(state.pile_taken)
     came.subtract(cards)
     if any(v < 0 for v in came.values()):
         raise IllegalMove("not_from_pile", "only cards taken with the pile this turn may be tucked")
-    _check_remaining(rest, has_canasta(state, seat), False)
+    _check_remaining(held, has_canasta(state, seat), False)
+    return held
+
+
+def _tuck(state: KanasterState, seat: int, move: Tuck, ev: Events) -> KanasterState:
+    """Tuck blocking cards that came with the pile this turn under a canasta of their rank;
+    they stay there without effect (section 7)."""
+    _check_tuck(state, seat, move)
+    meld = state.melds[move.meld]
+    cards = _cards_arg(move.cards)
     grown = replace(meld, tucked=sort_hand(meld.tucked + cards))
+    came = Counter(state.pile_taken)
+    came.subtract(cards)
     if ev is not None:
         ev.append(events.Tucked(seat, move.meld, cards).event())
     return replace(
         state,
-        hands=_set(state.hands, seat, rest),
+        hands=_set(state.hands, seat, take(state.hands[seat], cards)),
         melds=_set(state.melds, move.meld, grown),
         pile_taken=sort_hand(came.elements()),
     )
 
 
+def _check_discard(state: KanasterState, seat: int, move: Discard) -> int:
+    """Section 5.4."""
+    _require_phase(state, PLAY)
+    _cards_arg((move.card,))
+    held_without(state.hands[seat], (move.card,))
+    return NO_SINGLE_CARD
+
+
 def _discard(state: KanasterState, seat: int, move: Discard, ev: Events) -> KanasterState:
     """Discard one card: the turn ends; the last card of the hand is going out (section 5.4)."""
-    _require_phase(state, PLAY)
-    (card,) = _cards_arg((move.card,))
+    _check_discard(state, seat, move)
+    card = move.card
     rest = take(state.hands[seat], (card,))
     state = replace(state, hands=_set(state.hands, seat, rest), pile=state.pile + (card,))
     if ev is not None:
@@ -541,9 +665,8 @@ def _discard(state: KanasterState, seat: int, move: Discard, ev: Events) -> Kana
     return _end_turn(state, ev)
 
 
-def _end_hand_move(state: KanasterState, seat: int, move: EndHand, ev: Events) -> KanasterState:
-    """With the talon empty the player to move may decline the pile: the hand ends (section 11).
-    With stock_exhausted=forced_lay_off he must take it when its top card fits one of his melds."""
+def _check_end_hand(state: KanasterState, seat: int, move: EndHand) -> int:
+    """Section 11."""
     _require_phase(state, DRAW)
     if state.talon:
         raise IllegalMove("talon_not_empty", "the hand ends only when the talon is empty")
@@ -551,6 +674,13 @@ def _end_hand_move(state: KanasterState, seat: int, move: EndHand, ev: Events) -
         for i, m in enumerate(state.melds):
             if m.owner == seat and _accepts(state, seat, TakePileLayOff(i)):
                 raise IllegalMove("must_take_pile", "the pile's top card fits one of your melds: take the pile")
+    return NO_SINGLE_CARD
+
+
+def _end_hand_move(state: KanasterState, seat: int, move: EndHand, ev: Events) -> KanasterState:
+    """With the talon empty the player to move may decline the pile: the hand ends (section 11).
+    With stock_exhausted=forced_lay_off he must take it when its top card fits one of his melds."""
+    _check_end_hand(state, seat, move)
     return _end_hand(state, None, False, ev)
 
 
@@ -565,19 +695,32 @@ _APPLY: dict[type[Move], Callable[[KanasterState, int, Any, Events], KanasterSta
     EndHand: _end_hand_move,
 }
 
+#: Per kind of move, its check alone: IllegalMove when refused, else how many cards the mover holds
+#: after it while his turn goes on (``NO_SINGLE_CARD`` where that cannot be one card).
+_CHECKS: dict[type[Move], Callable[[KanasterState, int, Any], int]] = {
+    Draw: _check_draw,
+    TakePile: _check_take_pile,
+    TakePileLayOff: _check_take_pile_lay_off,
+    MeldCards: _check_meld,
+    LayOff: _check_lay_off,
+    Tuck: _check_tuck,
+    Discard: _check_discard,
+    EndHand: _check_end_hand,
+}
+
 
 def apply(state: KanasterState, seat: int, move: Move, ev: Events) -> KanasterState:
     """The state after ``seat`` (to move) makes ``move``; IllegalMove (and nothing changed) otherwise.
 
     What the move caused is appended to ``ev`` in order (section 18): the move's own effect, then
     what the rules do by themselves (red 3s laid out and replaced, the count of a hand, the next
-    deal). With ``ev`` None the same rules run without collecting events (a search, the listing)."""
+    deal). With ``ev`` None the same rules run without collecting events (a search)."""
     return _APPLY[type(move)](state, seat, move, ev)
 
 
 def _accepts(state: KanasterState, seat: int, move: Move) -> bool:
     try:
-        apply(state, seat, move, None)
+        _CHECKS[type(move)](state, seat, move)
     except IllegalMove:
         return False
     return True
@@ -679,56 +822,96 @@ def result(state: KanasterState) -> Result | None:
 
 
 def _cards_of(move: Move) -> tuple[str, ...]:
-    if isinstance(move, MeldCards | TakePile):
-        return tuple(c for m in move.melds for c in m)
-    if isinstance(move, LayOff | Tuck):
-        return move.cards
+    return _CARDS_OF.get(type(move), _no_cards)(move)
+
+
+def _no_cards(move: Move) -> tuple[str, ...]:
     return ()
 
 
+_CARDS_OF: dict[type[Move], Callable[[Any], tuple[str, ...]]] = {
+    MeldCards: lambda move: tuple(chain.from_iterable(move.melds)),
+    TakePile: lambda move: tuple(chain.from_iterable(move.melds)),
+    LayOff: lambda move: move.cards,
+    Tuck: lambda move: move.cards,
+}
+
+
+def _held_if_legal(state: KanasterState, seat: int, move: Move) -> int:
+    """What ``_CHECKS`` answers for a well-formed candidate ``move`` if it is legal: the cards the
+    mover then holds while his turn goes on (``NO_SINGLE_CARD`` where that cannot be one card)."""
+    hand = len(state.hands[seat])
+    if isinstance(move, MeldCards):
+        return hand - sum(map(len, move.melds))
+    if isinstance(move, LayOff | Tuck):
+        return hand - len(move.cards)
+    if isinstance(move, TakePile):
+        return hand - sum(map(len, move.melds)) + 1 + _pile_normal_count(state)
+    if isinstance(move, TakePileLayOff):
+        return hand + _pile_normal_count(state)
+    return NO_SINGLE_CARD
+
+
 class _Listing:
-    """Collects listed moves: every candidate is checked by ``apply``; ``plain`` ones are listed
-    whenever they apply, the others only when they show a card not yet offered in a move of their
-    kind, or are the first of their kind that leaves exactly one card (going out next)."""
+    """Collects listed moves: every candidate is checked by the rules (``held_after``); ``plain``
+    ones are listed whenever they are legal, the others only when they show a card not yet offered
+    in a move of their kind, or are the first of their kind that leaves exactly one card (going out
+    next)."""
 
     def __init__(self, state: KanasterState, seat: int) -> None:
         self.state, self.seat = state, seat
         self.moves: dict[Move, None] = {}
-        self.shown: set[tuple[str, str]] = set()
+        self.shown: dict[str, set[str]] = {}  # per kind of move, the cards its listed moves show
         self.going_out: set[str] = set()
+
+    def held_after(self, move: Move) -> int | None:
+        """None when the rules refuse ``move``; else how many cards the mover holds after it while
+        his turn goes on (another number when that cannot be one card): the move's checks only
+        (``_CHECKS``), no state is built."""
+        try:
+            return _CHECKS[type(move)](self.state, self.seat, move)
+        except IllegalMove:
+            return None
 
     def offer(self, move: Move, plain: bool = False) -> bool:
         if move in self.moves:
             return True
-        keys = {(move.type, c) for c in _cards_of(move)}
-        if not plain and keys <= self.shown and move.type in self.going_out:
+        kind = move.type
+        cards = _cards_of(move)
+        shown = self.shown.get(kind)
+        if shown is None:
+            shown = self.shown[kind] = set()
+        known = shown.issuperset(cards)
+        # A candidate that shows no new card is listed only if it leaves one card, the first of its
+        # kind to: when it could not, whether it is legal does not matter.
+        if not plain and known and (kind in self.going_out or _held_if_legal(self.state, self.seat, move) != 1):
             return False
-        try:
-            after = apply(self.state, self.seat, move, None)
-        except IllegalMove:
+        held = self.held_after(move)
+        if held is None:
             return False
-        out = after.current == self.seat and not after.over and len(after.hands[self.seat]) == 1
-        if plain or not keys <= self.shown or (out and move.type not in self.going_out):
+        out = held == 1
+        if plain or not known or (out and kind not in self.going_out):
             self.moves[move] = None
-            self.shown |= keys
+            shown.update(cards)
             if out:
-                self.going_out.add(move.type)
+                self.going_out.add(kind)
             return True
         return False
 
 
-def _lay_off_candidates(state: KanasterState, seat: int, meld: Meld
+def _lay_off_candidates(state: KanasterState, seat: int, meld: Meld, groups: Groups
                         ) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]]]:
     """(single cards, larger sets) to lay off onto ``meld``: each natural of its rank and each
     wild card alone; all its naturals; all naturals with wild cards up to the limit (jokers first),
-    with each wild card, and without one card when that would empty the hand (section 6)."""
+    with each wild card, and without one card when that would empty the hand (section 6).
+    ``groups``: the mover's hand by rank (``candidates.Groups``)."""
     hand = state.hands[seat]
     if meld.rank == BLACK_THREE_RANK:
         naturals = [c for c in hand if is_black_three(c)]
         wilds: list[str] = []
     else:
-        naturals = round_robin(c for c in hand if natural_rank(c) == meld.rank)
-        wilds = [c for c in hand if c == "JK"] + round_robin(c for c in hand if is_wild(c) and c != "JK")
+        naturals = groups.naturals.get(meld.rank, [])
+        wilds = groups.jokers + groups.twos
     singles: list[tuple[str, ...]] = [(c,) for c in dict.fromkeys(naturals + wilds)]
     nat = len(meld.cards) - wild_count(meld.cards) + len(naturals)
     room = max(0, nat - 1 - wild_count(meld.cards))
@@ -752,10 +935,11 @@ def _draw_phase(state: KanasterState, seat: int, listing: _Listing) -> None:
     if not pile_block(state, seat):
         top = state.pile[-1]
         hand = state.hands[seat]
-        for melds in single_meld_candidates(hand, top):
+        groups = Groups.of(hand)
+        for melds in single_meld_candidates(hand, top, groups):
             listing.offer(TakePile(melds), plain=True)
         after = len(_pile_rest(state)[0])
-        for melds in new_meld_candidates(hand, after, top):
+        for melds in new_meld_candidates(hand, after, top, groups):
             listing.offer(TakePile(melds))
         rank = natural_rank(top)
         for i, m in enumerate(state.melds):
@@ -768,15 +952,16 @@ def _draw_phase(state: KanasterState, seat: int, listing: _Listing) -> None:
 def _play_phase(state: KanasterState, seat: int, listing: _Listing) -> None:
     hand = state.hands[seat]
     if not (state.took_pile and not state.rules.meld_after_taking_pile):
-        for melds in single_meld_candidates(hand):
+        groups = Groups.of(hand)
+        for melds in single_meld_candidates(hand, None, groups):
             listing.offer(MeldCards(melds), plain=True)
-        for melds in new_meld_candidates(hand, 0):
+        for melds in new_meld_candidates(hand, 0, None, groups):
             listing.offer(MeldCards(melds))
         single_ranks: set[tuple[str, str]] = set()
         for i, m in enumerate(state.melds):
             if m.owner != seat:
                 continue
-            singles, sets = _lay_off_candidates(state, seat, m)
+            singles, sets = _lay_off_candidates(state, seat, m, groups)
             for (c,) in singles:
                 key = (m.rank if not is_wild(c) else "*", c)
                 if key not in single_ranks and listing.offer(LayOff(i, (c,)), plain=True):

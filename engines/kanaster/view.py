@@ -11,8 +11,8 @@ from engines.core import JSON
 from engines.hidden import Hidden
 
 from .events import hand_record_json, meld_json
-from .melds import hand_order, is_canasta, is_red_three, sort_hand
-from .rules import has_canasta, has_melded, pile_block, pile_frozen
+from .melds import hand_order, is_red_three, sort_hand
+from .rules import canasta_ranks, has_canasta, has_melded, pile_block, pile_frozen
 from .scoring import minimum_meld
 from .state import KanasterState
 
@@ -24,7 +24,7 @@ def view(state: KanasterState, seat: int | None) -> dict[str, JSON]:
     holds what is Kanaster's own per seat, ``current_turn`` what the mover did this turn."""
     rules = state.rules
     running = not state.over
-    canasta_ranks = sorted({m.rank for m in state.melds if is_canasta(m)}, key=lambda r: hand_order(r + "C"))
+    blocking = sorted(canasta_ranks(state), key=lambda r: hand_order(r + "C"))
     return {
         "hand_number": state.hand_number,
         "dealer": state.dealer,
@@ -51,7 +51,7 @@ def view(state: KanasterState, seat: int | None) -> dict[str, JSON]:
         "discard_top": state.pile[-1] if state.pile else None,
         "pile_blocked": running and pile_block(state, state.current) is not None,
         "pile_frozen": pile_frozen(state),
-        "blocking_ranks": canasta_ranks,
+        "blocking_ranks": blocking,
         "melds": [meld_json(i, m) for i, m in enumerate(state.melds)],
         "current_turn": {
             "took_pile": state.took_pile,

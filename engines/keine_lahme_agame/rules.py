@@ -560,9 +560,11 @@ def _apply_discard_single(state: State, seat: int, move: DiscardSingle, ev: list
 # --- section and game end (§7) -------------------------------------------------------------
 
 
-def row_points(cfg: Config, row: tuple[str, ...]) -> tuple[int, bool]:
-    """Points of one row at a section's end and whether it is complete (section_scoring)."""
-    complete = not missing_slots(cfg, row)
+def row_points(cfg: Config, row: tuple[str, ...], missing: tuple[int | None, ...] | None = None
+               ) -> tuple[int, bool]:
+    """Points of one row at a section's end and whether it is complete (section_scoring); ``missing``:
+    its ``missing_slots``, when the caller has them."""
+    complete = not (missing_slots(cfg, row) if missing is None else missing)
     if complete:
         return 100, True
     if cfg.section_scoring == "complete100_else_10_per_card":

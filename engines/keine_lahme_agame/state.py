@@ -6,11 +6,11 @@ The rules, and every ruling with its reason, are in ``seeds/keine-lahme-agame.md
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
 from engines import snapshot
+from engines.core import evolve
 
 from .options import Config
 
@@ -103,4 +103,4 @@ class State:
         return self.phase == OVER
 
     def replace(self, **changes: Any) -> State:
-        return dataclasses.replace(self, **changes)
+        return evolve(self, **changes)

@@ -12,7 +12,7 @@ import dataclasses
 from engines.core import JSON
 from engines.hidden import Hidden
 
-from .cards import COLOURS, HAT, sort_cards, value_of
+from .cards import COLOURS, HAT, VALUES, sort_cards, value_of
 from .events import section_summary
 from .options import PROVISIONAL_RULES, Config
 from .rules import catch_targets, missing_slots, row_points, shown_value
@@ -27,9 +27,16 @@ def _slot_label(v: int | None) -> str:
     return HAT if v is None else str(v)
 
 
+#: Every slot's label, looked up (a view labels each row's missing slots).
+_LABELS: dict[int | None, str] = {v: _slot_label(v) for v in (*VALUES["H1"], None)}
+
+#: The options a view shows: every resolved option of ``Config`` but the player count, in its order.
+_OPTIONS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Config) if f.name != "players")
+
+
 def options_json(cfg: Config) -> dict[str, JSON]:
     """The resolved options, as the catalogue names them (``sections_per_game`` resolved)."""
-    return {k: v for k, v in dataclasses.asdict(cfg).items() if k != "players"}
+    return {k: getattr(cfg, k) for k in _OPTIONS}
 
 
 def view(state: State, seat: int | None) -> dict[str, JSON]:
@@ -42,13 +49,14 @@ def view(state: State, seat: int | None) -> dict[str, JSON]:
     players = []
     for s in range(n):
         row = state.rows[s]
-        points, complete = row_points(cfg, row)
+        missing = missing_slots(cfg, row)
+        points, complete = row_points(cfg, row, missing)
         players.append(
             {
                 "seat": s,
                 "colour": COLOURS[s],
                 "row": list(row),
-                "missing": [_slot_label(v) for v in missing_slots(cfg, row)],
+                "missing": [_LABELS[v] for v in missing],
                 "row_complete": complete,
                 "row_points": points,
             }
@@ -69,7 +77,7 @@ def view(state: State, seat: int | None) -> dict[str, JSON]:
         "max_turns": cfg.max_turns,
         "leader": state.leader,
         "current": None if over else state.current,
-        "row_slots": [_slot_label(v) for v in cfg.slots()],
+        "row_slots": [_LABELS[v] for v in cfg.slots()],
         "players": players,
         "hand": None if seat is None else list(state.hands[seat]),
         "hand_counts": [len(h) for h in state.hands],

@@ -41,9 +41,13 @@ def card_key(card: str) -> tuple[int, int]:
     return (RANK_VALUE[rank_of(card)], SUITS.index(card[-1]))
 
 
+#: ``card_key`` of every card, looked up: every move sorts every hand (``sort_hand``).
+_KEYS: dict[str, tuple[int, int]] = {c: card_key(c) for c in standard_deck()}
+
+
 def sort_hand(cards: Sequence[str]) -> tuple[str, ...]:
     """A hand (or pair) in canonical order, so that equal multisets are equal tuples."""
-    return tuple(sorted(cards, key=card_key))
+    return tuple(sorted(cards, key=_KEYS.__getitem__))
 
 
 def pair_value(a: str, b: str) -> int | str:

@@ -6,11 +6,10 @@ to it).
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 
 from engines.cards import RANK_VALUE, SUITS, code, is_card, rank_of, remove_cards, sort_cards, standard_deck
-from engines.core import JSON, Event, IllegalMove, InvalidOptions, Move, Result, deal_from
+from engines.core import JSON, Event, IllegalMove, InvalidOptions, Move, Result, deal_from, evolve
 from engines.sten import events as ev
 from engines.sten.moves import Play, PlayAll, Stein
 from engines.sten.options import StenOptions
@@ -299,12 +298,12 @@ def _apply_play(state: StenState, seat: int, card: object, out: list[Event]) -> 
     out.append(ev.Played(seat, card, "hand" if from_hand else "remainder").event())
     if from_hand:
         hands = _replace_hand(state.hands, seat, tuple(c for c in hand if c != card))
-        state = dataclasses.replace(state, hands=hands, low=low, high=high, opening=False)
+        state = evolve(state, hands=hands, low=low, high=high, opening=False)
         if not hands[seat]:
-            return dataclasses.replace(state, winner=seat, end="empty_hand", turn=state.turn + 1)
+            return evolve(state, winner=seat, end="empty_hand", turn=state.turn + 1)
     else:
         remainder = tuple(c for c in state.remainder if c != card)
-        state = dataclasses.replace(state, remainder=remainder, low=low, high=high)
+        state = evolve(state, remainder=remainder, low=low, high=high)
     return _next_turn(state)
 
 
@@ -348,14 +347,14 @@ def _apply_play_all(state: StenState, seat: int, cards: object, out: list[Event]
     order = judge_play_all(state, cards)
     if order is None:
         out.append(ev.Declared(seat, False, laid_before_mistake(state, cards), {seat: cards}).event())
-        state = dataclasses.replace(_take_stone(state, seat, out), failed_play_all=True)
+        state = evolve(_take_stone(state, seat, out), failed_play_all=True)
         return _next_turn(state) if state.options.failed_play_all_ends_turn else state
     out.append(ev.Declared(seat, True, order, {}).event())
     low, high = state.low, state.high
     for c in order:
         low, high = place(c, low, high)
     used = set(extra)
-    return dataclasses.replace(
+    return evolve(
         state,
         hands=_replace_hand(state.hands, seat, ()),
         remainder=tuple(c for c in state.remainder if c not in used),
@@ -407,17 +406,17 @@ def _take_stone(state: StenState, seat: int, out: list[Event]) -> StenState:
     if state.stone == seat:
         return state
     out.append(ev.TookStone(seat, state.stone).event())
-    return dataclasses.replace(state, stone=seat, stone_before=state.stone)
+    return evolve(state, stone=seat, stone_before=state.stone)
 
 
 def _next_turn(state: StenState) -> StenState:
     """Pass the turn clockwise (the next seat), then apply the stall rule and the safety cap."""
-    state = dataclasses.replace(
+    state = evolve(
         state, current=(state.current + 1) % state.players, turn=state.turn + 1, failed_play_all=False
     )
     state = _check_stall(state)
     if not state.over and state.turn >= state.options.max_turns:
-        state = dataclasses.replace(state, end="max_turns")
+        state = evolve(state, end="max_turns")
     return state
 
 
@@ -436,7 +435,7 @@ def _check_stall(state: StenState) -> StenState:
     sizes = [len(h) for h in state.hands]
     fewest = min(sizes)
     winner = sizes.index(fewest) if sizes.count(fewest) == 1 else None
-    return dataclasses.replace(state, winner=winner, end="stalled")
+    return evolve(state, winner=winner, end="stalled")
 
 
 # --- the result --------------------------------------------------------------------------------------

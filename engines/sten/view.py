@@ -70,12 +70,16 @@ def _play_all_wins(state: StenState, seat: int | None) -> list[bool] | None:
     return [wins for _, wins in judged_declarations(state, seat)]
 
 
+#: Per suit, its card codes by rank (1 = ace ... 13 = king; index 0 unused): a suit's row is a slice.
+_CODES: dict[str, tuple[str, ...]] = {s: ("", *(code(RANK_CODE[r], s) for r in range(1, 14))) for s in SUITS}
+
+
 def _suit_view(state: StenState, i: int, suit: str, fitting: tuple[str, ...]) -> dict[str, JSON]:
     low, high = state.low[i], state.high[i]
     return {
         "suit": suit,
         "opened": low != 0,
-        "cards": [code(RANK_CODE[r], suit) for r in range(low, high + 1)] if low else [],
+        "cards": list(_CODES[suit][low:high + 1]) if low else [],
         "upper_done": high == 13,
         "lower_done": low == 1,
         "fits": [c for c in fitting if c[-1] == suit],

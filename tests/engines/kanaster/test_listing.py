@@ -1,0 +1,196 @@
+"""The listing of legal moves judges each candidate by the move's checks alone, without building the
+state after it (seeds/kanaster.md section 13). Its straightforward definition applies each candidate
+and reads the state after it; both must list the very same moves in the same order, over every
+variant of the options, every kind of position and both the random and the "first listed move"
+play (the latter reaches the large tables and hands of long matches).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engines.core import IllegalMove, Move
+from engines.kanaster import ENGINE as E
+from engines.kanaster import candidates, rules
+from engines.kanaster.melds import natural_rank
+from engines.kanaster.moves import Discard, Draw, EndHand, LayOff, MeldCards, TakePile, TakePileLayOff, Tuck
+from engines.kanaster.state import DRAW, KanasterState
+from tests.playout import playout
+
+from .test_properties import VARIANTS
+
+#: Positions compared per option variant, table size and way of playing.
+POSITIONS = 150
+
+
+class _ByApplying(rules._Listing):
+    """The listing as defined: every candidate is judged by ``apply`` (a legal one leaves one card
+    when the mover, still to move, holds one card in the state after it); ``plain`` ones are
+    listed whenever legal, the others only when they show a card not yet shown by a listed move of
+    their kind, or are the first of their kind that leaves one card."""
+
+    def offer(self, move: Move, plain: bool = False) -> bool:
+        if move in self.moves:
+            return True
+        keys = {(move.type, c) for c in _cards(move)}
+        shown = {(kind, c) for kind, cards in self.shown.items() for c in cards}
+        try:
+            after = rules.apply(self.state, self.seat, move, None)
+        except IllegalMove:
+            return False
+        out = after.current == self.seat and not after.over and len(after.hands[self.seat]) == 1
+        if plain or not keys <= shown or (out and move.type not in self.going_out):
+            self.moves[move] = None
+            self.shown.setdefault(move.type, set()).update(c for _, c in keys)
+            if out:
+                self.going_out.add(move.type)
+            return True
+        return False
+
+
+def _cards(move: Move) -> tuple[str, ...]:
+    if isinstance(move, MeldCards | TakePile):
+        return tuple(c for m in move.melds for c in m)
+    if isinstance(move, LayOff | Tuck):
+        return move.cards
+    return ()
+
+
+def _leaves_one(state: KanasterState, seat: int, move: Move) -> bool:
+    after = rules.apply(state, seat, move, None)
+    return after.current == seat and not after.over and len(after.hands[seat]) == 1
+
+
+def listed_by_applying(state: KanasterState, seat: int) -> tuple[Move, ...]:
+    listing = _ByApplying(state, seat)
+    if state.phase == DRAW:
+        rules._draw_phase(state, seat, listing)
+    else:
+        rules._play_phase(state, seat, listing)
+    return tuple(listing.moves)
+
+
+@pytest.mark.parametrize("policy", ["random", "first"])
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+def test_the_listing_by_checks_lists_what_applying_each_candidate_lists(variant, players, policy):
+    rng = random.Random(f"listing/{variant}/{players}/{policy}")
+    s = E.new_game(players, VARIANTS[variant], f"listing{variant}/{players}/{policy}")
+    compared = 0
+    seen: set[str] = set()
+    while compared < POSITIONS and not s.over:
+        listed = E.legal_moves(s, s.current)
+        assert listed == listed_by_applying(s, s.current)
+        compared += 1
+        seen.update(m.type for m in listed)
+        move = listed[0] if policy == "first" else listed[int(rng.random() * len(listed))]
+        s = E.apply(s, s.current, move)
+    assert compared == POSITIONS and len(seen) >= 4  # every phase of a turn was compared, not one hand only
+
+
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+def test_a_check_refuses_exactly_what_apply_refuses_and_for_the_same_reason(variant):
+    """Beyond the candidates: each kind of move, for every meld id and every card of every hand."""
+    rng = random.Random(f"checks/{variant}")
+    s = E.new_game(3, VARIANTS[variant], f"checks{variant}")
+    for _ in range(120):
+        if s.over:
+            break
+        seat = s.current
+        cards = sorted({c for h in s.hands for c in h})
+        probes: list[Move] = [*E.legal_moves(s, seat)]
+        for kind in E.move_types:
+            probes.extend(_probes(kind, s, cards, rng))
+        for move in probes:
+            try:
+                rules.apply(s, seat, move, None)
+                applied = None
+            except IllegalMove as exc:
+                applied = exc.reason
+            try:
+                rules._CHECKS[type(move)](s, seat, move)
+                checked = None
+            except IllegalMove as exc:
+                checked = exc.reason
+            assert checked == applied, move
+        legal = E.legal_moves(s, seat)
+        s = E.apply(s, seat, legal[int(rng.random() * len(legal))])
+
+
+def _probes(kind: type[Move], s: KanasterState, cards: list[str], rng: random.Random) -> list[Move]:
+    """A few moves of ``kind``, most of them illegal: any card of any hand, any meld id."""
+
+    def some(k: int) -> tuple[str, ...]:
+        return tuple(rng.choice(cards) for _ in range(k))
+
+    melds = range(len(s.melds) + 1)
+    if kind in (Draw, EndHand):
+        return [kind()]
+    if kind is Discard:
+        return [Discard(c) for c in cards[:6]]
+    if kind in (LayOff, Tuck):
+        return [kind(i, some(rng.randint(0, 3))) for i in melds]
+    if kind is TakePileLayOff:
+        return [TakePileLayOff(i) for i in melds]
+    top = s.pile[-1:] if s.pile else ()
+    if kind is TakePile:
+        return [TakePile(((*top, *some(2)),)), TakePile(((*top, *some(3)), some(3)))]
+    assert kind is MeldCards
+    return [MeldCards((some(3),)), MeldCards((some(4), some(3))), MeldCards(())]
+
+
+def test_near_going_out_the_listing_by_checks_lists_what_applying_each_candidate_lists():
+    """Where a candidate's one card left decides whether it is listed: the play phase with a
+    short hand, over random play of every table size (the positions that reach going out)."""
+    compared = going_out = 0
+    for n in range(40):
+        for step in playout(E, 2 + n % 4, f"going-out/{n}"):
+            s = step.state
+            if s.phase == DRAW or len(s.hands[step.seat]) > 7:
+                continue
+            listed = E.legal_moves(s, step.seat)
+            assert listed == listed_by_applying(s, step.seat)
+            compared += 1
+            going_out += any(_leaves_one(s, step.seat, m) for m in listed)
+    assert compared > 1000 and going_out > 20
+
+
+def _new_melds_by_budget(hand: tuple[str, ...], after: int, top: str | None) -> list[tuple[tuple[str, ...], ...]]:
+    """``candidates.new_meld_candidates`` as defined: for each budget (keeping two cards, then one)
+    and each target, ``build`` from scratch, written out in every rotation."""
+    groups = candidates.Groups.of(hand)
+    targets: list[tuple[str | None, str | None]] = [(None, None)]
+    targets += [(r, None) for r, cs in groups.naturals.items()
+                if len(cs) >= 2 or natural_rank(top or "") == r]
+    targets += [(None, w) for w in dict.fromkeys(groups.jokers + groups.twos)]
+    out = []
+    for keep in (2, 1):
+        for rank, wild in targets:
+            for black in (False, True) if keep == 1 and len(groups.black) >= 3 else (False,):
+                melds = candidates.build(groups, len(hand) + after - keep, top, rank=rank, wild=wild, black=black)
+                if melds:
+                    out.extend(candidates.write(groups, melds, k) for k in range(candidates.rotations(groups, melds)))
+    return out
+
+
+@pytest.mark.parametrize("policy", ["random", "first"])
+def test_new_meld_candidates_trimmed_once_per_target_are_those_built_per_budget(policy):
+    """Keeping two cards trims on from where keeping one stopped: the same candidates, in the same
+    order, as building each budget from scratch; in both phases (with the pile's top card)."""
+    rng = random.Random(f"candidates/{policy}")
+    compared = 0
+    for n in range(6):
+        s = E.new_game(2 + n % 4, {}, f"candidates/{policy}/{n}")
+        for _ in range(250):
+            if s.over:
+                break
+            hand = s.hands[s.current]
+            top = s.pile[-1] if s.pile and s.phase == DRAW else None
+            after = len(s.pile) - 1 if top else 0
+            assert candidates.new_meld_candidates(hand, after, top) == _new_melds_by_budget(hand, after, top)
+            compared += 1
+            listed = E.legal_moves(s, s.current)
+            s = E.apply(s, s.current, listed[0] if policy == "first" else listed[int(rng.random() * len(listed))])
+    assert compared > 1000
