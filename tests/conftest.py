@@ -1,11 +1,11 @@
-"""The suite's order and its split over xdist workers; in CI (``CI`` set) a skipped test fails.
+"""The suite's split over xdist workers and its order; in CI (``CI`` set) a skipped test fails.
 
-tests/run.sh runs each tier on two workers with ``--dist loadgroup --no-loadscope-reorder``: a group
-of tests runs on one worker, every other test wherever a worker is free, in the order collected
-here. A module whose tests share a server (a fixture broader than a test, other than the cheap ones
-each worker builds for itself) is one group, so its servers start once. The longest modules go
-first, then the other groups, then the tests that share nothing: those end the run, one at a time
-on whichever worker is free, so that both workers finish together.
+tests/run.sh runs each tier on two workers with ``--dist loadscope --no-loadscope-reorder``, and
+this file refines that split: a module of ``SERVERS`` (its tests share servers, a browser or
+subprocesses) is one unit of work, run on one worker so that its servers start once; every other
+test is a unit of its own, run by whichever worker is free. The units go out in the order collected
+here: the longest modules first, then the modules of servers, then the tests that share nothing,
+which end the run a test at a time on both workers so that the two finish together.
 
 tests/run.sh installs everything the suite needs (redis-server, nginx, node and npm, chromium, the
 test and load extras), so a test that skips in CI has checked nothing while the run reports success.
@@ -14,50 +14,60 @@ test and load extras), so a test that skips in CI has checked nothing while the 
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import pytest
 
 #: The modules that take longest (``--durations``), started first: a long module that started last
-#: would run on one worker while the other has nothing left. A module missing here only starts
-#: later, which costs time, never a result.
+#: would run on one worker while the other had nothing left. A module missing here only starts later,
+#: which costs time, never a result.
 LONGEST = (
     "tests/test_bench_abuse.py",
     "tests/service/test_schemathesis.py",
     "tests/test_move_coverage.py",
     "tests/web/test_browser.py",
+    "tests/service/test_captured_games.py",
 )
 
-#: Fixtures broader than one test that every worker builds for itself in a moment (a redis-server,
-#: an app in the process): sharing them does not tie a module to one worker. Any other such fixture
-#: of the suite (gunicorn, nginx, chromium, a cluster) makes its module one group.
-CHEAP = frozenset({"redis_server", "shared_app", "sdk_redis", "sdk_app", "base_url"})
+#: Where tests share what is slow to start: redis-servers, gunicorn, nginx, a Redis Cluster, chromium
+#: (fixtures of module or session scope). The rest of the suite (engines, wire schemas, documents)
+#: builds what a test needs in the test.
+SERVERS = ("tests/service/", "tests/deploy/", "tests/web/", "tests/sdk/")
 
 
-def _module(item: pytest.Item) -> str:
-    return item.nodeid.split("::", 1)[0]
+def _module(nodeid: str) -> str:
+    return nodeid.split("::", 1)[0]
 
 
-def _shares_a_server(item: pytest.Item) -> bool:
-    info = getattr(item, "_fixtureinfo", None)
-    if info is None:
-        return False
-    return any(defs[-1].scope != "function" and name not in CHEAP and defs[-1].baseid.startswith("tests")
-               for name, defs in info.name2fixturedefs.items())
+def _unit(nodeid: str) -> str:
+    """The unit of work a test belongs to: its module in ``SERVERS``, else the test itself."""
+    module = _module(nodeid)
+    return module if module.startswith(SERVERS) else nodeid
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    grouped = {_module(item) for item in items if _shares_a_server(item)}
-    for item in items:
-        if _module(item) in grouped:
-            item.add_marker(pytest.mark.xdist_group(_module(item)))
-
     def rank(item: pytest.Item) -> tuple[int, int]:
-        module = _module(item)
+        module = _module(item.nodeid)
         first = LONGEST.index(module) if module in LONGEST else len(LONGEST)
-        return first, 0 if module in grouped else 1
+        return first, 0 if module.startswith(SERVERS) else 1
 
     items.sort(key=rank)  # stable: a module's tests stay together and in their order
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadscope`` with the units of ``_unit``: xdist's ``loadgroup`` would do it from marks,
+    but it no longer groups on pytest 9 (its group is written into the test's id, which pytest 9
+    keeps elsewhere), silently."""
+    if config.getoption("dist") != "loadscope":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class Units(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return _unit(nodeid)
+
+    return Units(config, log)
 
 
 @pytest.hookimpl(hookwrapper=True)

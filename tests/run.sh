@@ -88,7 +88,7 @@ tier() {
   fi
 }
 
-dist=(-n "$workers" --dist loadgroup --no-loadscope-reorder)
+dist=(-n "$workers" --dist loadscope --no-loadscope-reorder)
 tier fast -m "not slow" "${dist[@]}" "$@"
 if [ "$slow_tier" = 1 ]; then
   tier slow -m slow "${dist[@]}" "$@"
