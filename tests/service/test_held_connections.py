@@ -122,8 +122,11 @@ def test_headers_that_never_end_are_cut(url: str) -> None:
     assert data == b"" and took < 10
 
 
+@pytest.mark.slow  # answered and closed within 10 s of a 1 s deadline
 def test_every_one_of_many_stalled_bodies_is_answered_and_closed(url: str) -> None:
-    """The issue's figure: bodies that never arrive stayed open for more than 45 s, ~170 bytes each."""
+    """Bodies that never arrive once stayed open for more than 45 s, ~170 bytes each. Meanwhile the
+    service answers others: a worker that read the 50 bodies one after the other would answer after
+    25 s, far beyond the 15 s a loaded machine may take here."""
     stalled = []
     for _ in range(50):
         sock = _connect(url)
@@ -132,7 +135,7 @@ def test_every_one_of_many_stalled_bodies_is_answered_and_closed(url: str) -> No
         stalled.append(sock)
     started = time.monotonic()
     try:
-        assert Client(url, timeout=5).get("/healthz").status == 200
+        assert Client(url, timeout=15).get("/healthz").status == 200
         answers = [_read_until_closed(sock, limit=15)[0] for sock in stalled]
     finally:
         for sock in stalled:
