@@ -95,9 +95,10 @@ tier() {
   fi
 }
 
-tier fast -m "not slow" -n "$workers" --dist loadscope "$@"
+dist=(-n "$workers" --dist loadscope --no-loadscope-reorder)
+tier fast -m "not slow" "${dist[@]}" "$@"
 if [ "$slow_tier" = 1 ]; then
-  tier slow -m slow "$@"
+  tier slow -m slow "${dist[@]}" "$@"
 fi
 if [ "$failed" != 0 ]; then
   exit "$failed"

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -49,6 +50,25 @@ def wait_for_port(port: int, proc: subprocess.Popen, timeout: float = 20.0) -> N
         except OSError:
             time.sleep(0.05)
     raise RuntimeError(f"nothing listens on port {port} after {timeout}s")
+
+
+def wait_for_answer(url: str, proc: subprocess.Popen, timeout: float = 60.0) -> None:
+    """Until ``url`` answers 200 (bounded). gunicorn's master listens before its workers have loaded
+    the app: on a loaded machine a test's first request would otherwise wait for that boot (seconds)
+    inside its own time bounds and store timeouts."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited with {proc.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=5) as reply:
+                if reply.status == 200:
+                    return
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{url} did not answer 200 within {timeout}s")
+        time.sleep(0.1)
 
 
 class RedisServer:
@@ -163,6 +183,7 @@ def gunicorn(redis_url: str, workers: int = 2, extra_env: dict[str, str] | None 
     )
     try:
         wait_for_port(port, proc)
+        wait_for_answer(f"http://127.0.0.1:{port}/healthz", proc)
         yield GunicornURL(f"http://127.0.0.1:{port}", proc.pid)
     finally:
         # SIGQUIT: gunicorn's quick stop. Its graceful stop (SIGTERM) waits up to graceful_timeout for

@@ -100,7 +100,9 @@ def test_streams_on_a_cluster_use_sharded_pub_sub_and_miss_nothing(cluster, clus
             assert frame is not None and frame.comment != "keep-alive", "the entry was not pushed"
             if frame.event == "entry":
                 got.append(frame.json["version"])
-        assert time.monotonic() - answered < 2.0  # pushed (the keep-alive's re-read comes after 15 s)
+        # pushed: a stream re-reads the log only after a keep-alive (none came before the entry, above),
+        # 15 s apart; the bound is that, not a measure of speed
+        assert time.monotonic() - answered < 10.0
         assert got == list(range(view["version"] + 1, after["version"] + 1))
         stream.close()
     masters = {RedisCluster.from_url(cluster.url).get_node_from_key(f"cardtable:game:{{{gid}}}").port

@@ -122,8 +122,11 @@ def test_headers_that_never_end_are_cut(url: str) -> None:
     assert data == b"" and took < 10
 
 
+@pytest.mark.slow  # answered and closed within 10 s of a 1 s deadline
 def test_every_one_of_many_stalled_bodies_is_answered_and_closed(url: str) -> None:
-    """The issue's figure: bodies that never arrive stayed open for more than 45 s, ~170 bytes each."""
+    """Bodies that never arrive once stayed open for more than 45 s, ~170 bytes each. Meanwhile the
+    service answers others: a worker that read the 50 bodies one after the other would answer after
+    25 s, far beyond the 15 s a loaded machine may take here."""
     stalled = []
     for _ in range(50):
         sock = _connect(url)
@@ -132,7 +135,7 @@ def test_every_one_of_many_stalled_bodies_is_answered_and_closed(url: str) -> No
         stalled.append(sock)
     started = time.monotonic()
     try:
-        assert Client(url, timeout=5).get("/healthz").status == 200
+        assert Client(url, timeout=15).get("/healthz").status == 200
         answers = [_read_until_closed(sock, limit=15)[0] for sock in stalled]
     finally:
         for sock in stalled:
@@ -169,7 +172,7 @@ def _opens_within(url: str, gid: str, token: str | None, address: dict[str, str]
     raise AssertionError(f"no slot came free within {limit} s")
 
 
-def test_a_seat_holds_at_most_its_cap_of_streams_and_closing_one_frees_a_slot(url: str) -> None:
+def test_a_seat_holds_at_most_its_cap_of_streams_and_closing_one_frees_a_slot(url: str, redis_server) -> None:
     gid, tokens = _game(url)
     address = _address()
     streams = [_stream(url, gid, tokens[0], address) for _ in range(PER_SEAT)]
@@ -178,9 +181,18 @@ def test_a_seat_holds_at_most_its_cap_of_streams_and_closing_one_frees_a_slot(ur
     other = _stream(url, gid, tokens[1], address)  # the other seat has its own slots
     assert other.status == 200
     other.close()
+    key = f"cardtable:held:{{seat:{hashlib.sha256(tokens[0].encode()).hexdigest()}}}"
+    assert redis_server.cli("zcard", key).strip() == str(PER_SEAT)
     streams.pop().close()
-    # given back at the stream's next renewal (one keep-alive interval), not at its lease's end
-    assert _opens_within(url, gid, tokens[0], address, limit=10) < KEEPALIVE * 3
+    # Given back by the stream when it next writes (a keep-alive), not left to its lease's end: Redis
+    # drops an ended lease only when a slot of the seat is next taken, and nothing takes one here, so
+    # the seat's count falls only by the stream's own release (a wall-clock bound between one
+    # keep-alive and a lease of three could not tell the two apart on a loaded machine).
+    deadline = time.monotonic() + 10
+    while redis_server.cli("zcard", key).strip() != str(PER_SEAT - 1):
+        assert time.monotonic() < deadline, "the closed stream did not give its slot back"
+        time.sleep(0.05)
+    _opens_within(url, gid, tokens[0], address, limit=10)
     for stream in streams:
         stream.close()
 
