@@ -268,11 +268,12 @@ class Seat(Schema):
 
     seat = _int(required=True, metadata={"description": "the seat's number, from 0"})
     name = fields.String(required=True, metadata={
-        "description": "the seat's name: `Player 1`, `Player 2` ... for a person, the level's name for a bot "
-                       "(`Greedy bot`); plain text, to be shown as text"})
+        "description": "the seat's name, as given on create or join; unnamed: `Player 1`, `Player 2` ... for a "
+                       "person or an open seat, the level's name for a bot (`Greedy bot`). Text a person typed: "
+                       "show it as text, never as markup"})
     kind = fields.String(required=True, validate=validate.OneOf(["human", "bot", "open"]), metadata={
         "description": "`human` (a person with the seat's token), `bot` (the server plays it) or `open` "
-                       "(nobody has taken it yet)"})
+                       "(nobody has claimed it yet)"})
     level = fields.String(required=True, allow_none=True, validate=validate.OneOf(list(LEVELS)),
                           metadata={"description": "a bot's level; null for a person's seat"})
     status = fields.String(required=True, validate=validate.OneOf(["waiting", "playing", "replaced"]), metadata={
@@ -480,6 +481,8 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
         },
         doc="How the game ended.",
     )
+    from schemas.people import listed_field, seats_field  # schemas.people builds on this module
+
     players = range(engine.players.start, engine.players.stop)
     create_request = _named(
         f"{p}CreateRequest",
@@ -506,8 +509,10 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
                 validate=validate.Length(max=players.stop),
                 **_described("Seats the server plays itself: a seat number (at level "
                              f"`{DEFAULT_LEVEL}`) or `{{\"seat\": 1, \"level\": \"strong\"}}`. At least one "
-                             "seat stays a person's."),
+                             "seat stays a person's. `seats` says the same and more (names, open seats)."),
             ),
+            "seats": seats_field(players.stop - 1),
+            "listed": listed_field(),
             "Meta": type("Meta", (), {"unknown": RAISE}),
         },
         doc=f"Start a game of {engine.title}.",
@@ -518,10 +523,16 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
             "seat": _int(required=True, **_described("The seat number, from 0.")),
             "token": fields.String(required=True, allow_none=True, **_described(
                 "The seat's secret: send it as `Authorization: Bearer <token>` to see and move as this seat. "
-                "Shown only here, once; null for a bot seat.")),
+                "Shown only here, once; null for a bot seat and an open one.")),
             "bot": fields.Boolean(required=True, **_described("The server plays this seat.")),
             "level": fields.String(required=True, allow_none=True, validate=validate.OneOf(list(LEVELS)),
                                    **_described("The bot's level; null for a person's seat.")),
+            "name": fields.String(required=True, **_described(
+                "The seat's name, as every view shows it: the one given, else a default (`Player 2`, `Greedy "
+                "bot`). Text a person typed: show it as text.")),
+            "kind": fields.String(required=True, validate=validate.OneOf(["human", "bot", "open"]), **_described(
+                "`human` (this answer carries its token), `bot` (the server plays it) or `open` (left for "
+                "someone to claim with the game's `invite`; no token).")),
         },
         doc="One seat of a new game and the token that proves it.",
     )
@@ -534,6 +545,9 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
             "version": _int(required=True, **_described(
                 "The game's version: 0, or the number of bot moves already made when bots open the game.")),
             "players": _int(required=True, **_described("How many seats the game has.")),
+            "status": fields.String(required=True, validate=validate.OneOf(["waiting", "active", "finished"]),
+                                    **_described("`waiting` while open seats wait to be claimed, else `active` "
+                                                 "(or `finished`, when the bots' opening moves ended it).")),
             "seats": fields.List(fields.Nested(seat), required=True, **_described(
                 "Every seat, in order, with its token.")),
         },
@@ -547,8 +561,10 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
             "version": _int(required=True, **_described(
                 "The number of moves applied so far, bot moves included: the game's clock for ETags, a "
                 "move's `version`, the log and the event stream.")),
-            "status": fields.String(required=True, validate=validate.OneOf(["active", "finished"]), **_described(
-                "`active` while the game runs, `finished` once `result` says how it ended.")),
+            "status": fields.String(required=True, validate=validate.OneOf(["waiting", "active", "finished"]),
+                                    **_described("`waiting` while open seats wait to be claimed (no move is "
+                                                 "accepted yet), `active` while the game runs, `finished` once "
+                                                 "`result` says how it ended.")),
             "players": _int(required=True, **_described("How many seats the game has.")),
             "seat": _int(required=True, allow_none=True, **_described(
                 "The caller's seat; null for a spectator (a request without a token).")),

@@ -28,8 +28,9 @@ P400 = (400, "bad_request: the body is not JSON")
 P401 = (401, "unauthorized: seat token missing, wrong, or of another game")
 P403 = (403, "fixed_deal_disabled: `seed` or `deck` sent while fixed deals are off")
 P404 = (404, "game_not_found: no such game, or it expired")
-P409 = (409, "stale_version, not_your_turn, game_over or log_full (the game holds the most moves this server "
-             "keeps); `current_version` says where the game is")
+P409 = (409, "stale_version, not_your_turn, game_over, game_not_started (the game waits for the people of its "
+             "open seats) or log_full (the game holds the most moves this server keeps); `current_version` says "
+             "where the game is")
 P409C = (409, "log_full: the bots' opening moves would exceed the most moves this server keeps of a game")
 P413 = (413, "payload_too_large: the body is over the limit")
 P422 = (422, "validation_error (`errors` says where), illegal_move (`reason` says which rule), "

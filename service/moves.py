@@ -17,7 +17,7 @@ from flask import Response, current_app
 from marshmallow import ValidationError
 
 from engines.core import Event, IllegalMove, Move
-from service import log, observability, view
+from service import log, observability, table, view
 from service.bots import MAX_BOT_MOVES, RequestBots, seat_level
 from service.errors import ApiError
 from service.move_reader import ReadMove
@@ -42,16 +42,18 @@ def read_move(game: Game) -> ReadMove:
 
 def judge(game: Game, stored: Stored, seat: int, read: ReadMove) -> tuple[Move, Any, tuple[Event, ...]]:
     """The move, the state after it and its events, if ``seat`` may make the move of ``read`` now:
-    409 ``stale_version``/``game_over``/``log_full``/``not_your_turn`` or 422 ``illegal_move``
-    otherwise."""
+    409 ``stale_version``/``game_over``/``game_not_started``/``log_full``/``not_your_turn`` or 422
+    ``illegal_move`` otherwise."""
     engine = game.engine
     version = read.body.get("version")
     if version is not None and version != stored.version:
         raise ApiError(409, "stale_version", f"The game is at version {stored.version}, not {version}.",
                        current_version=stored.version)
     state = stored.state
-    if engine.result(state) is not None:
+    if engine.result(state) is not None or stored.record.get("ended") is not None:
         raise ApiError(409, "game_over", "The game has finished.", current_version=stored.version)
+    if table.waiting(stored.record):
+        raise table.not_started(stored.version)
     check_log_room(stored.version, 1)
     if seat not in engine.to_move(state):
         raise ApiError(409, "not_your_turn", f"Seat {seat} is not to move.", current_version=stored.version)

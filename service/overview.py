@@ -29,6 +29,7 @@ ERRORS: tuple[tuple[str, str, str], ...] = (
     ("409", "stale_version", "the move's `version` is not the game's (`current_version` says where it is)"),
     ("409", "not_your_turn", "the seat is not to move"),
     ("409", "game_over", "the game has finished"),
+    ("409", "game_not_started", "a move (or its check) in a game that still waits for the people of its open seats"),
     ("409", "log_full", "the game holds the most moves this server keeps of one game"),
     ("409", "game_not_finished", "an export or a game's positions asked for before the game is over"),
     ("409", "not_replayable", "a stored game no longer plays under this release's rules, so it cannot be "

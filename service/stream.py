@@ -26,6 +26,8 @@ from service.wire import last_event_id, query_int
 #: requests between two such pages (``service.log.PAGE``).
 STREAM_BATCH = PAGE
 HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+#: The events after which a game's log takes no more entries: it was played out, or called off.
+ENDINGS = ("game_over", "game_aborted")
 
 
 def _over_rate(wait: int) -> bytes:
@@ -52,7 +54,8 @@ def events(game: Game, game_id: str) -> Response:
         return Response(_over_rate(wait), status=200, mimetype="text/event-stream", headers=HEADERS)
     held = slots.hold_stream()  # 429 over the caller's cap, before subscribing to anything
     bell = rt.store.hub.subscribe(game_id)  # before reading: a later commit rings it
-    over_at = stored.version if game.engine.result(stored.state) is not None else None
+    over = game.engine.result(stored.state) is not None or stored.record.get("ended") is not None
+    over_at = stored.version if over else None
     body = held.streaming(_stream(game, game_id, seat, start, over_at, bell, rt, charge, behind),
                           bell.close)  # even unstarted
     return Response(body, status=200, mimetype="text/event-stream", headers=HEADERS)
@@ -85,7 +88,7 @@ def _stream(game: Game, game_id: str, seat: int | None, last: int, over_at: int 
                 entry = entry_for(game, raw, seat)
                 last = entry["version"]
                 frames.append(b"id: %d\nevent: entry\ndata: %s\n\n" % (last, dumps(entry)))
-                if any(e["type"] == "game_over" for e in entry["events"]):
+                if any(e["type"] in ENDINGS for e in entry["events"]):
                     over_at = last
             if frames:
                 yield b"".join(frames)  # one write per page, not one per entry

@@ -9,12 +9,12 @@ rendered bytes as the answer leaves (``timed``)."""
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from flask import Response
 
-from service import seats, slots
+from service import seats, slots, table
 from service.records import dumps, timestamp
 from service.runtime import Game, runtime
 from service.wire import cache_headers, etag, json_response, matches, query_int
@@ -23,27 +23,30 @@ from service.wire import cache_headers, etag, json_response, matches, query_int
 LONG_POLL_MAX = 30
 
 
-def body(game: Game, record: Mapping[str, Any], version: int, state: Any, seat: int | None) -> dict[str, Any]:
+def body(game: Game, record: Mapping[str, Any], version: int, state: Any, seat: int | None,
+         present: Collection[int] | None = None) -> dict[str, Any]:
     """The view of ``state`` at ``version`` for ``seat`` (None: the spectator): the game's facts,
-    the table's seats, the engine's view, and the seat's legal moves when it is to move. Without
-    ``server_time`` (``timed`` adds it to each answer)."""
+    the table's seats (``present``: the seats whose person is at the table now, None when not known),
+    the engine's view, and the seat's legal moves when it is to move. Without ``server_time``
+    (``timed`` adds it to each answer)."""
     engine = game.engine
-    result = engine.result(state)
-    to_move = engine.to_move(state)
+    result = table.result_json(engine, record, state)
+    status = table.status(record, result)
+    to_move = engine.to_move(state) if status == "active" else ()
     # Only a seat to move in a running game has moves: the engine lists () for any other.
-    legal = [m.to_json() for m in engine.legal_moves(state, seat)] if result is None and seat in to_move else []
+    legal = [m.to_json() for m in engine.legal_moves(state, seat)] if seat in to_move else []
     return {
         "game_id": record["game_id"],
         "game": engine.id,
         "version": version,
-        "status": "finished" if result is not None else "active",
+        "status": status,
         "players": record["players"],
         "seat": seat,
         "to_move": list(to_move),
-        "seats": seats.seats(record["seats"], engine.seat_facts(state)),
+        "seats": seats.seats(record["seats"], engine.seat_facts(state), present),
         "state": engine.view(state, seat),
         "legal_moves": legal,
-        "result": None if result is None else result.to_json(),
+        "result": result,
         "provisional": engine.provisional,
         "created_at": record["created_at"],
         "updated_at": record["updated_at"],

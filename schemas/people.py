@@ -1,0 +1,129 @@
+"""Wire schemas of the people at a table, the same for every game: the seats a create asks for (a named
+person, a bot, an open seat), the names people give themselves, joining a waiting game, the lobby of
+open games, a rematch and looking games up by their tokens.
+
+A name is text a person typed: it is trimmed, must then be 1-24 characters, and may hold no control
+or format character (Unicode categories Cc and Cf) nor anything else Python does not call printable
+(separators other than the space, unassigned code points). Everywhere it is shown it is data, drawn
+as text.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping
+from typing import Any
+
+from marshmallow import RAISE, Schema, ValidationError, fields, validate
+
+from bots import DEFAULT_LEVEL, LEVELS
+from schemas.common import StrictBoolean, _described
+
+#: A name's length after trimming, in characters (code points).
+NAME_MAX = 24
+#: What a name may be before trimming: a bound on what is read at all.
+NAME_RAW_MAX = 64
+#: Characters a name may not hold: control (Cc) and format (Cf) characters.
+FORBIDDEN_CATEGORIES = ("Cc", "Cf")
+NAME_RULE = (f"1-{NAME_MAX} characters after trimming the spaces around it, printable, no control or format "
+             "character")
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` (already trimmed) is no name, or None when it is one."""
+    if not 1 <= len(name) <= NAME_MAX:
+        return f"Must be 1-{NAME_MAX} characters after trimming."
+    for char in name:
+        if unicodedata.category(char) in FORBIDDEN_CATEGORIES or not char.isprintable():
+            return f"Must be printable text: U+{ord(char):04X} is a control, format or unprintable character."
+    return None
+
+
+class SeatName(fields.String):
+    """A person's or a seat's name: loads trimmed, refused (422) unless ``name_problem`` finds none."""
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(validate=validate.Length(1, NAME_RAW_MAX), **kw)
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str:
+        text: str = super()._deserialize(value, attr, data, **kwargs)
+        if len(text) > NAME_RAW_MAX:  # before anything else looks at it
+            raise ValidationError(f"Must be 1-{NAME_MAX} characters after trimming.")
+        name = text.strip()
+        problem = name_problem(name)
+        if problem is not None:
+            raise ValidationError(problem)
+        return name
+
+
+def _name(required: bool, whose: str) -> SeatName:
+    return SeatName(required=required, **_described(f"{whose}: {NAME_RULE}. Shown to everyone at the table, "
+                                                    "as text."))
+
+
+class SeatPerson(Schema):
+    """A seat of a person whose token the creator receives."""
+
+    class Meta:
+        unknown = RAISE
+
+    name = _name(True, "The person's name")
+
+
+class SeatBot(Schema):
+    """A seat the server plays, at a level."""
+
+    class Meta:
+        unknown = RAISE
+
+    bot = fields.String(required=True, validate=validate.OneOf(list(LEVELS)), **_described(
+        f"The bot's level: one of {', '.join(f'`{x}`' for x in LEVELS)}, weakest first (the catalogue's "
+        f"`default_bot_level` is `{DEFAULT_LEVEL}`)."))
+    name = _name(False, "The bot's name (default: the level's name, `Greedy bot`)")
+
+
+class SeatOpen(Schema):
+    """A seat left open: anyone with the game's `invite` (or, in a listed game, anyone) may claim it."""
+
+    class Meta:
+        unknown = RAISE
+
+    open = StrictBoolean(required=True, validate=validate.OneOf([True], error="Must be true."),
+                          **_described("Always true."))
+    name = _name(False, "A name for the seat while it waits (whoever claims it names himself)")
+
+
+class SeatSpecField(fields.Field):
+    """An entry of ``seats`` on create: ``{"name"}`` (a person), ``{"bot", "name"?}`` or ``{"open": true,
+    "name"?}``. Loads to ``{"kind": "human" | "bot" | "open", "name": str | None, "level": str | None}``;
+    documented as ``oneOf`` (``service.spec``)."""
+
+    KINDS: tuple[tuple[str, str, type[Schema]], ...] = (("bot", "bot", SeatBot), ("open", "open", SeatOpen))
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> dict[str, Any]:
+        if not isinstance(value, Mapping):
+            raise ValidationError('Must be an object: {"name"}, {"bot", "name"?} or {"open": true, "name"?}.')
+        kind: str = "human"
+        schema: type[Schema] = SeatPerson
+        for key, named, which in self.KINDS:
+            if key in value:
+                kind, schema = named, which
+                break
+        loaded = schema().load(value)
+        return {"kind": kind, "name": loaded.get("name"), "level": loaded.get("bot")}
+
+
+def seats_field(most: int) -> fields.List:
+    """``seats`` of a create request: one entry per player."""
+    return fields.List(SeatSpecField(), validate=validate.Length(min=1, max=most), **_described(
+        "Who sits where, one entry per player in seat order (its length must be `players`): "
+        "`{\"name\": \"Ann\"}` is a person, whose token this answer carries; `{\"bot\": \"greedy\"}` a seat the "
+        "server plays (`name` optional); `{\"open\": true}` a seat left for someone to claim with `join` "
+        "(`name` optional): a game with open seats waits for them (`status` `waiting`). Instead of `bots`, "
+        "not beside it. Unnamed seats get a default name (`Player 2`, `Greedy bot`)."))
+
+
+def listed_field() -> StrictBoolean:
+    return StrictBoolean(load_default=False, **_described(
+        "Show the game in the lobby (`list<Game>Games`) while it waits for its open seats; anyone may then "
+        "join it without the invite. Default false: only those given the `invite` can join."))
