@@ -149,7 +149,8 @@ def move_problem(prefix: str, engine: Engine) -> type[Schema]:
 
 def event_doc(title: str) -> str:
     """The description of a game's event union (``<prefix>Event``)."""
-    return f"Something a move of {title} caused, as the caller sees it."
+    return (f"Something a move of {title} caused, as the caller sees it; or, in an entry without a move, "
+            "something of the table (`TableEvent...`: a seat claimed, the game started or called off).")
 
 
 class MoveCheck(Schema):
@@ -481,7 +482,7 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
         },
         doc="How the game ended.",
     )
-    from schemas.people import listed_field, seats_field  # schemas.people builds on this module
+    from schemas.people import TABLE_EVENTS, listed_field, seats_field  # schemas.people builds on this module
 
     players = range(engine.players.start, engine.players.stop)
     create_request = _named(
@@ -550,6 +551,10 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
                                                  "(or `finished`, when the bots' opening moves ended it).")),
             "seats": fields.List(fields.Nested(seat), required=True, **_described(
                 "Every seat, in order, with its token.")),
+            "invite": fields.String(required=True, allow_none=True, **_described(
+                "With open seats: the secret that claims one (`join<Game>Game`); pass it on to those you "
+                "invite, for instance in a link. Shown only here, once (the service keeps its hash only). "
+                "Null when every seat is taken.")),
         },
         doc="The new game and its seat tokens; keep the tokens secret.",
     )
@@ -610,7 +615,7 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
         event: type[Schema] = game.event
         events_field: fields.Field = fields.List(fields.Nested(event), required=True)
     elif game.events:
-        event = _named(f"{p}Event", {"type_schemas": dict(game.events)}, base=MoveOneOf,
+        event = _named(f"{p}Event", {"type_schemas": {**game.events, **TABLE_EVENTS}}, base=MoveOneOf,
                        doc=event_doc(engine.title))
         events_field = fields.List(fields.Nested(event), required=True)
     else:
@@ -622,10 +627,12 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
         {
             "version": _int(required=True, **_described(
                 "The game's version after this move: entry `v` is the `v`-th move.")),
-            "seat": _int(required=True, **_described("The seat that moved.")),
+            "seat": _int(required=True, **_described("The seat that moved (or, in an entry of the table, acted).")),
             "bot": fields.Boolean(required=True, **_described("The server's bot made the move.")),
-            "move": fields.Nested(logged_move, required=True, **_described(
-                "The move as the caller may see it: as posted, but where its own event hides part of it.")),
+            "move": fields.Nested(logged_move, required=True, allow_none=True, **_described(
+                "The move as the caller may see it: as posted, but where its own event hides part of it. Null "
+                "in an entry of the table, which no move made (a seat claimed, the game started or called off: "
+                "its `events` say which, and `seat` is the person who did it).")),
             "events": events_field,
             "at": _time("when the move was applied; null for a move applied before the service kept times",
                         nullable=True),

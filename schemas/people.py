@@ -17,7 +17,12 @@ from typing import Any
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 from bots import DEFAULT_LEVEL, LEVELS
+from engines import table
 from schemas.common import StrictBoolean, _described
+from schemas.events import event_schemas
+
+#: The events of the table (``engines.table``), in every game's log beside its own: ``TableEvent<Type>``.
+TABLE_EVENTS: dict[str, type[Schema]] = event_schemas("Table", table.EVENT_TYPES)
 
 #: A name's length after trimming, in characters (code points).
 NAME_MAX = 24
@@ -127,3 +132,30 @@ def listed_field() -> StrictBoolean:
     return StrictBoolean(load_default=False, **_described(
         "Show the game in the lobby (`list<Game>Games`) while it waits for its open seats; anyone may then "
         "join it without the invite. Default false: only those given the `invite` can join."))
+
+
+#: The longest invite a join may carry (an invite is 32 characters).
+INVITE_MAX = 64
+
+
+class JoinRequest(Schema):
+    """Claim an open seat of a waiting game."""
+
+    class Meta:
+        unknown = RAISE
+
+    invite = fields.String(validate=validate.Length(1, INVITE_MAX), **_described(
+        "The game's `invite`, from its create answer (a link passes it on). Not needed to join a listed game."))
+    name = _name(True, "The name to sit down with")
+    seat = fields.Integer(strict=True, validate=validate.Range(min=0), **_described(
+        "The open seat to claim; default: the first open seat."))
+
+
+class Joined(Schema):
+    """The seat claimed and its token, shown only in this answer (a retry with the same Idempotency-Key
+    shows it again)."""
+
+    game_id = fields.String(required=True, **_described("The game's id."))
+    seat = fields.Integer(strict=True, required=True, **_described("The seat claimed, from 0."))
+    token = fields.String(required=True, **_described(
+        "The seat's secret: send it as `Authorization: Bearer <token>` to see and move as this seat. Keep it."))

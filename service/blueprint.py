@@ -16,8 +16,9 @@ from marshmallow import Schema
 
 from engines.core import Engine
 from schemas.common import BuiltSchemas, LogQuery, MoveCheck, Problem
+from schemas.people import Joined, JoinRequest
 from schemas.replay import PositionsQuery, build_replay
-from service import create, export, log, moves, ratelimit, stream, view
+from service import create, export, log, moves, people, ratelimit, stream, view
 from service.errors import PROBLEM
 from service.examples import game_examples
 from service.runtime import STREAM_MAX_ENTRIES, Game
@@ -55,6 +56,14 @@ P429_EXPORT = (429, "rate_limited: over CARDTABLE_RATE_LIMIT for the caller's se
 P429_LOG = (429, "rate_limited: over CARDTABLE_RATE_LIMIT for the caller's seat, or else its address; the entries "
                  f"asked for count a request per {ratelimit.REPLAY_PAGE} (a seat's count against its address too); "
                  "ask for fewer (`limit`) or retry after `Retry-After`")
+
+P403_INVITE = (403, "bad_invite: the invite is missing (the game is not listed) or is not the game's")
+P409_SEAT = (409, "no_open_seat: the seat asked for is not open, or the game has none (it has started, is over, "
+                  "or keeps its open seats for the people of the game it is a rematch of)")
+P409_WAITING = (409, "game_not_waiting: the game has started or is over (only a waiting game starts or is "
+                     "called off); `current_version` says where it is")
+P422_JOIN = (422, "validation_error (`errors` says where: a name must be 1-24 printable characters) or "
+                  "idempotency_conflict")
 
 RETRY_AFTER = {"Retry-After": {"description": "seconds to wait before retrying", "schema": {"type": "integer"}}}
 BEARER_OPTIONAL: list[dict[str, list[str]]] = [{}, {"seatToken": []}]
@@ -124,6 +133,23 @@ def _documented(*decorators: Any) -> Any:
         return fn
 
     return wrap
+
+
+def _table_route(blp: Blueprint, built: BuiltSchemas, game: Game, prefix: str, action: str, summary: str,
+                 description: str) -> None:
+    """``POST .../start`` or ``POST .../abort``: a seated person's change of a waiting game."""
+    handler = {"start": people.start, "abort": people.abort}[action]
+
+    @blp.route(f"/games/<string(maxlength=64):game_id>/{action}", methods=["POST"], endpoint=action,
+               parameters=[dict(GAME_ID)])
+    @_documented(
+        blp.response(200, built.move_answer, description="the caller's view and the log entries written",
+                     headers={**ETAG, **CACHED}),
+        *_alt(blp, P401, P404, P409_WAITING, P503),
+        blp.doc(operationId=f"{action}{prefix}Game", summary=summary, description=description, security=BEARER),
+    )
+    def act(game_id: str) -> Response:
+        return handler(game, game_id)
 
 
 def make_blueprint(engine: Engine, built: BuiltSchemas) -> Blueprint:
@@ -235,6 +261,36 @@ def make_blueprint(engine: Engine, built: BuiltSchemas) -> Blueprint:
     )
     def game_log(game_id: str) -> Response:
         return log.log(game, game_id)
+
+    @blp.route("/games/<string(maxlength=64):game_id>/join", methods=["POST"], endpoint="join",
+               parameters=[dict(GAME_ID)])
+    @_documented(
+        blp.arguments(JoinRequest, example={"invite": "x2Vq...", "name": "Bo"}),
+        blp.response(201, Joined, description="the seat claimed and its token", headers=REPLAYED),
+        *_alt(blp, P400, P403_INVITE, P404, P408, P409_SEAT, P413, P422_JOIN, P503),
+        blp.doc(operationId=f"join{prefix}Game", summary="Claim an open seat of a waiting game",
+                description="Sits down at an open seat (the one named in `seat`, else the first) with a name, "
+                            "and answers the seat's token, once. It needs the game's `invite`, but for a listed "
+                            "game. Racing joins never share a seat; when the last open seat is claimed the game "
+                            "starts (its log gets an entry with `game_started`, and the bots that are due move). "
+                            "With an `Idempotency-Key` a retry gets the same seat and token.",
+                parameters=[IDEMPOTENCY]),
+    )
+    def join_game(game_id: str) -> Response:
+        return people.join(game, game_id)
+
+    for action, summary, description in (
+        ("start", "Start a waiting game now, with bots in its open seats",
+         "A seated person (the token of a person's seat) starts the waiting game without waiting for the "
+         "seats still open: each becomes a bot of the default level (`bot_seated`), the game starts "
+         "(`game_started`) and the bots that are due move. The answer is the caller's view, with the log "
+         "entries this request wrote."),
+        ("abort", "Call a waiting game off",
+         "A seated person calls the waiting game off before it starts: it is `finished`, unplayed, its "
+         "result's `termination` is `aborted`, and its log ends with `game_aborted`. The answer is the "
+         "caller's view, with the entry written."),
+    ):
+        _table_route(blp, built, game, prefix, action, summary, description)
 
     replay = build_replay(engine, built)
 

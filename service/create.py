@@ -44,6 +44,12 @@ def seat_token(secret: bytes, key: str, game_id: str, seat: int, nonce: str) -> 
     return auth.naming(game_id, auth.derived(secret, "seat", game_id, str(seat), nonce, key))
 
 
+def invite_of(secret: bytes, key: str, game_id: str, nonce: str) -> str:
+    """The invite of a game created with an Idempotency-Key: derived like its seat tokens, so that a
+    replay shows it again though only its hash is stored."""
+    return auth.derived(secret, "invite", game_id, nonce, key)
+
+
 def _bot_seats(body: dict[str, Any]) -> dict[int, str]:
     """The bot seats asked for with ``bots``, seat -> level: 422 ``validation_error`` for repeated
     seats, seats outside the table, or no human left."""
@@ -125,6 +131,9 @@ def create(game: Game) -> Response:
         raise ApiError(422, "validation_error", "The game cannot be set up as asked.",
                        errors=nested_errors(exc.errors)) from None
     nonce = secrets.token_urlsafe(12)
+    invite = None
+    if any(p["kind"] == "open" for p in plan):
+        invite = auth.new_token() if key is None else invite_of(secret, key, game_id, nonce)
     tokens = [None if p["kind"] != "human" else auth.new_token(game_id) if key is None
               else seat_token(secret, key, game_id, i, nonce) for i, p in enumerate(plan)]
     record: dict[str, Any] = {
@@ -141,7 +150,7 @@ def create(game: Game) -> Response:
         "created_at": timestamp(),
         "updated_at": None,
         "listed": body["listed"],
-        "invite": None,
+        "invite": None if invite is None else auth.token_hash(invite),
         "lobby": None,
         "ended": None,
         "next_game_id": None,
@@ -158,6 +167,7 @@ def create(game: Game) -> Response:
         "version": len(entries),
         "players": players,
         "status": table.status(record, engine.result(state)),
+        "invite": invite,
         "seats": [{"seat": i, "token": t, "bot": p["kind"] == "bot", "level": p["level"],
                    "name": seats.name(i, record["seats"][i]), "kind": p["kind"]}
                   for i, (p, t) in enumerate(zip(plan, tokens, strict=True))],
@@ -166,7 +176,8 @@ def create(game: Game) -> Response:
     # The stored answer keeps no token: the seats without theirs, and the nonce to derive them again.
     idem_value = None if key is None else dumps({
         "fingerprint": body_print, "nonce": nonce, "location": location, "named": True,
-        "created": {**created, "seats": [{k: v for k, v in s.items() if k != "token"} for s in created["seats"]]},
+        "created": {**created, "invite": invite is not None,  # no secret kept: derived again on a replay
+                    "seats": [{k: v for k, v in s.items() if k != "token"} for s in created["seats"]]},
     })
     if not rt.store.create(game_id, dumps(record), entries, table.ttl(record, rt.game_ttl),
                            "create" if key else None, idem_value):
@@ -195,5 +206,6 @@ def _created_again(stored: bytes, body_print: str, secret: bytes, key: str) -> R
             token = token.partition(".")[2]
         out.append({**s, "token": token, "kind": kind,
                     "name": s.get("name", seats.default_name(s["seat"], s["level"]))})
-    return json_response({**created, "status": created.get("status", "active"), "seats": out}, 201,
+    invite = invite_of(secret, key, game_id, first["nonce"]) if created.get("invite") else None
+    return json_response({**created, "status": created.get("status", "active"), "invite": invite, "seats": out}, 201,
                          {"Location": first["location"], "Idempotent-Replayed": "true"})

@@ -68,6 +68,7 @@ def _make(game: Game) -> Examples:
         "listed": False, "invite": None, "lobby": None, "ended": None, "next_game_id": None,
     }
     created = {"game_id": GAME_ID, "game": engine.id, "version": 0, "players": players, "status": "active",
+               "invite": None,
                "seats": [{"seat": i, "token": t, "bot": False, "level": None, "name": n, "kind": "human"}
                          for i, (t, n) in enumerate(zip(tokens, names, strict=True))]}
     seat = engine.to_move(state)[0]

@@ -92,6 +92,17 @@ def play_bots(game: Game, record: Mapping[str, Any], state: Any, version: int) -
     return state, entries
 
 
+def answered(game: Game, record: Mapping[str, Any], version: int, state: Any, seat: int,
+             entries: list[bytes]) -> tuple[dict[str, Any], bytes, bytes]:
+    """The answer to a request that wrote ``entries`` (a move and the bot moves after it; a seat
+    claimed; a start): the seat's new view, that view encoded, and the answer's bytes, the view with
+    ``entries`` as the log shows them to the seat (``server_time`` is added as it leaves)."""
+    answer = view.body(game, record, version, state, seat)
+    view_bytes = dumps(answer)
+    shown = dumps([log.entry_for(game, raw, seat) for raw in entries])
+    return answer, view_bytes, b'%s,"entries":%s}' % (view_bytes[:-1], shown)
+
+
 def check(game: Game, game_id: str) -> Response:
     """Would the move be accepted now? The same answers as ``submit``, and nothing is written:
     the applied state is thrown away, so the answer says no more than "legal"."""
@@ -131,11 +142,7 @@ def submit(game: Game, game_id: str) -> Response:
         new_version = stored.version + len(entries)
         # the version read stays as it was
         record = {**record, "state": engine.encode(after), "updated_at": timestamp()}
-        answer = view.body(game, record, new_version, after, seat)
-        view_bytes = dumps(answer)
-        # The answer is the view and the entries this request wrote, as the log shows them to the mover.
-        shown = dumps([log.entry_for(game, raw, seat) for raw in entries])
-        answer_bytes = b'%s,"entries":%s}' % (view_bytes[:-1], shown)
+        answer, view_bytes, answer_bytes = answered(game, record, new_version, after, seat, entries)
         tag = etag(new_version, seat)
         # The kept answer embeds the view as encoded once: {"fingerprint", "view", "etag"}.
         idem_value = None if idem is None else (

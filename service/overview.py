@@ -21,6 +21,7 @@ from service.wire import IDEMPOTENCY_KEY_MAX
 ERRORS: tuple[tuple[str, str, str], ...] = (
     ("400", "bad_request", "the body is not JSON, or not sent as `application/json`"),
     ("401", "unauthorized", "a seat token is missing where a seat is needed, or it is not a seat of this game"),
+    ("403", "bad_invite", "a join without the game's invite (the game is not listed) or with another one"),
     ("403", "fixed_deal_disabled", "`seed` or `deck` on create while the server does not allow fixed deals"),
     ("404", "game_not_found", "no such game under this game's path, or it expired"),
     ("404", "not_found", "no such route or file"),
@@ -30,6 +31,8 @@ ERRORS: tuple[tuple[str, str, str], ...] = (
     ("409", "not_your_turn", "the seat is not to move"),
     ("409", "game_over", "the game has finished"),
     ("409", "game_not_started", "a move (or its check) in a game that still waits for the people of its open seats"),
+    ("409", "no_open_seat", "a join when the seat asked for is not open, or the game has none left"),
+    ("409", "game_not_waiting", "a start or an abort of a game that has started or is over"),
     ("409", "log_full", "the game holds the most moves this server keeps of one game"),
     ("409", "game_not_finished", "an export or a game's positions asked for before the game is over"),
     ("409", "not_replayable", "a stored game no longer plays under this release's rules, so it cannot be "
