@@ -159,3 +159,55 @@ class Joined(Schema):
     seat = fields.Integer(strict=True, required=True, **_described("The seat claimed, from 0."))
     token = fields.String(required=True, **_described(
         "The seat's secret: send it as `Authorization: Bearer <token>` to see and move as this seat. Keep it."))
+
+
+#: Games a page of the lobby holds: by default, and at most (``?limit=``).
+LOBBY_PAGE = 20
+LOBBY_PAGE_MAX = 50
+
+
+class LobbyQuery(Schema):
+    """Which page of the lobby to answer with."""
+
+    status = fields.String(validate=validate.OneOf(["waiting"]), **_described(
+        "Which games: `waiting` (the default, and the only games the lobby lists)."))
+    limit = fields.Integer(strict=True, validate=validate.Range(1, LOBBY_PAGE_MAX), **_described(
+        f"At most this many games (default {LOBBY_PAGE}, at most {LOBBY_PAGE_MAX})."))
+    cursor = fields.String(validate=validate.Regexp(r"^[0-9]{16}:[A-Za-z0-9_-]{1,64}$"), **_described(
+        "Go on after the last page: its `next_cursor`."))
+
+
+class LobbySeat(Schema):
+    """One seat of a game in the lobby: who sits there, or that it is open."""
+
+    seat = fields.Integer(strict=True, required=True, **_described("The seat's number, from 0."))
+    name = fields.String(required=True, **_described(
+        "The seat's name (text a person typed: show it as text); an open seat's is a default or the one its "
+        "creator gave it."))
+    kind = fields.String(required=True, validate=validate.OneOf(["human", "bot", "open"]), **_described(
+        "`human`, `bot` or `open` (free to claim with `join`)."))
+    level = fields.String(required=True, allow_none=True, validate=validate.OneOf(list(LEVELS)), **_described(
+        "A bot's level; null for a person's seat and an open one."))
+    status = fields.String(required=True, validate=validate.OneOf(["waiting", "playing"]), **_described(
+        "`waiting` for an open seat, else `playing`."))
+
+
+class LobbyGame(Schema):
+    """A listed game that waits for people."""
+
+    game_id = fields.String(required=True, **_described("The game's id: join it at `.../games/{game_id}/join`."))
+    game = fields.String(required=True, **_described("The game id, as in the path."))
+    players = fields.Integer(strict=True, required=True, **_described("How many seats the game has."))
+    created_at = fields.DateTime(format="iso", required=True, allow_none=True, **_described(
+        "When the game was created (RFC 3339 in UTC with milliseconds)."))
+    options = fields.Dict(keys=fields.String(), required=True, **_described(
+        "The game's house rules, every option with its value (the catalogue describes them)."))
+    seats = fields.List(fields.Nested(LobbySeat), required=True, **_described("Every seat, in order."))
+
+
+class Lobby(Schema):
+    """A page of the lobby, newest first."""
+
+    games = fields.List(fields.Nested(LobbyGame), required=True, **_described("The games of this page."))
+    next_cursor = fields.String(required=True, allow_none=True, **_described(
+        "More may follow: ask again with this `cursor`. Null after the last page."))

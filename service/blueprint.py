@@ -16,9 +16,9 @@ from marshmallow import Schema
 
 from engines.core import Engine
 from schemas.common import BuiltSchemas, LogQuery, MoveCheck, Problem
-from schemas.people import Joined, JoinRequest
+from schemas.people import Joined, JoinRequest, Lobby, LobbyQuery
 from schemas.replay import PositionsQuery, build_replay
-from service import create, export, log, moves, people, ratelimit, stream, view
+from service import create, export, lobby, log, moves, people, ratelimit, stream, view
 from service.errors import PROBLEM
 from service.examples import game_examples
 from service.runtime import STREAM_MAX_ENTRIES, Game
@@ -174,6 +174,20 @@ def make_blueprint(engine: Engine, built: BuiltSchemas) -> Blueprint:
     )
     def create_game() -> Response:
         return create.create(game)
+
+    @blp.route("/games", methods=["GET"], endpoint="lobby")
+    @_documented(
+        blp.arguments(LobbyQuery, location="query"),
+        blp.response(200, Lobby, description="a page of the listed games that wait for people, newest first"),
+        *_alt(blp, P422Q, P503),
+        blp.doc(operationId=f"list{prefix}Games", summary=f"The lobby: games of {engine.title} waiting for people",
+                description="The games created with `listed: true` that still wait for the people of their open "
+                            "seats, newest first, a page at a time (`limit`, and `cursor` from the last page's "
+                            "`next_cursor`). Anyone may join one of them without its invite. A game shows here "
+                            "for at most a day, and never once it has started or was called off."),
+    )
+    def list_games() -> Response:
+        return lobby.games(game)
 
     @blp.route("/games/<string(maxlength=64):game_id>", methods=["GET"], endpoint="view",
                parameters=[dict(GAME_ID)])

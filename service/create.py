@@ -9,12 +9,13 @@ included, although no token is stored.
 from __future__ import annotations
 
 import secrets
+import time
 from typing import Any
 
 from flask import Response, request, url_for
 
 from engines.core import InvalidOptions
-from service import auth, observability, ratelimit, seats, table
+from service import auth, lobby, observability, ratelimit, seats, table
 from service.errors import ApiError
 from service.moves import play_bots
 from service.records import SCHEMA_VERSION, dumps, fingerprint, timestamp
@@ -130,6 +131,7 @@ def create(game: Game) -> Response:
     except InvalidOptions as exc:
         raise ApiError(422, "validation_error", "The game cannot be set up as asked.",
                        errors=nested_errors(exc.errors)) from None
+    now = time.time()
     nonce = secrets.token_urlsafe(12)
     invite = None
     if any(p["kind"] == "open" for p in plan):
@@ -147,7 +149,7 @@ def create(game: Game) -> Response:
         "deck": deck,
         "seats": [stored_seat(p, t) for p, t in zip(plan, tokens, strict=True)],
         "state": None,
-        "created_at": timestamp(),
+        "created_at": timestamp(now),
         "updated_at": None,
         "listed": body["listed"],
         "invite": None if invite is None else auth.token_hash(invite),
@@ -155,6 +157,10 @@ def create(game: Game) -> Response:
         "ended": None,
         "next_game_id": None,
     }
+    listed = None
+    if record["listed"] and table.waiting(record):
+        listed = lobby.listing(engine.id, game_id, now)
+        record["lobby"] = listed.member
     entries: list[bytes] = []
     if not table.waiting(record):  # a waiting game's bots wait for its start too
         state, entries = play_bots(game, record, state, 0)
@@ -180,7 +186,7 @@ def create(game: Game) -> Response:
                     "seats": [{k: v for k, v in s.items() if k != "token"} for s in created["seats"]]},
     })
     if not rt.store.create(game_id, dumps(record), entries, table.ttl(record, rt.game_ttl),
-                           "create" if key else None, idem_value):
+                           "create" if key else None, idem_value, listed):
         if key is None:
             raise AssertionError("a fresh random game id was taken")  # 2**96 ids: a broken generator
         stored = rt.store.idempotent(game_id, "create")  # a concurrent retry won the race

@@ -25,7 +25,7 @@ from flask import Response
 from engines.core import Event
 from engines.table import BotSeated, GameAborted, GameStarted, SeatTaken
 from schemas.people import JoinRequest
-from service import auth, log, observability, table
+from service import auth, lobby, log, observability, table
 from service.bots import DEFAULT_LEVEL
 from service.create import caller
 from service.errors import ApiError
@@ -92,8 +92,12 @@ def commit_table(game: Game, stored: Stored, record: dict[str, Any], seat: int, 
         entries += bot_entries
     check_log_room(stored.version, len(entries))
     record = {**record, "state": engine.encode(state), "updated_at": timestamp()}
+    unlisted = None
+    if table.waiting(stored.record) and not table.waiting(record):  # its wait is over: out of the lobby
+        unlisted = lobby.unlisting(stored.record)
+        record["lobby"] = None
     written = rt.store.commit(record["game_id"], stored.version, dumps(record), entries,
-                              table.ttl(record, rt.game_ttl), idem, idem_value)
+                              table.ttl(record, rt.game_ttl), idem, idem_value, unlisted)
     if written and started:
         observability.moves_applied(engine.id, len(entries) - 1, engine.result(state) is not None)
     return written, record, state, entries
@@ -127,7 +131,8 @@ def join(game: Game, game_id: str) -> Response:
         name = body["name"]
         new = _seated(record, seat, {"hash": auth.token_hash(token), "bot": False, "name": name})
         written, *_ = commit_table(game, stored, new, seat, [SeatTaken(seat=seat, name=name).event()], idem,
-                                   dumps({"fingerprint": body_print, "seat": seat, "nonce": nonce}))
+                                   None if idem is None else dumps({"fingerprint": body_print, "seat": seat,
+                                                                     "nonce": nonce}))
         if written:
             return json_response({"game_id": game_id, "seat": seat, "token": token}, 201)
         stored = game.load(game_id)
