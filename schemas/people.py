@@ -211,3 +211,39 @@ class Lobby(Schema):
     games = fields.List(fields.Nested(LobbyGame), required=True, **_described("The games of this page."))
     next_cursor = fields.String(required=True, allow_none=True, **_described(
         "More may follow: ask again with this `cursor`. Null after the last page."))
+
+
+#: Tokens one lookup may carry.
+LOOKUP_MAX = 50
+
+
+class LookupRequest(Schema):
+    """The seat tokens a client keeps, to find their games (in the body: a token never goes in a URL)."""
+
+    class Meta:
+        unknown = RAISE
+
+    tokens = fields.List(fields.String(validate=validate.Length(1, 200)), required=True,
+                         validate=validate.Length(max=LOOKUP_MAX), **_described(
+                             f"Seat tokens, at most {LOOKUP_MAX}; the answer has one item per token, in order."))
+
+
+class LookupItem(Schema):
+    """The game and seat of one token."""
+
+    game = fields.String(required=True, **_described("The game id, as in the paths (`sten`, ...)."))
+    game_id = fields.String(required=True, **_described("The game's id."))
+    seat = fields.Integer(strict=True, required=True, **_described("The token's seat, from 0."))
+    status = fields.String(required=True, validate=validate.OneOf(["waiting", "active", "finished"]), **_described(
+        "The game's `status`, as its view says it."))
+    your_turn = fields.Boolean(required=True, **_described("The seat is to move now (the game runs)."))
+    deadline = fields.DateTime(format="iso", required=True, allow_none=True, **_described(
+        "When the seat's time to move runs out (RFC 3339 in UTC); null: no clock runs for it."))
+
+
+class LookupAnswer(Schema):
+    """The games of the tokens, one item per token in order."""
+
+    games = fields.List(fields.Nested(LookupItem, allow_none=True), required=True, **_described(
+        "One item per token, in the order sent: its game and seat, or null for a token that is no seat of a "
+        "game here (made up, mistyped, its game expired, or handed out before tokens named their game)."))
