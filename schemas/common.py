@@ -283,7 +283,9 @@ class Seat(Schema):
     replaced_because = fields.String(required=True, allow_none=True, validate=validate.OneOf(["resigned", "timed_out"]),
                                      metadata={"description": "why a bot took the seat over; null unless `replaced`"})
     connected = fields.Boolean(required=True, allow_none=True, metadata={
-        "description": "whether the seat's player is at the table now; null while the service does not know"})
+        "description": "whether the seat's person is at the table now: true while the seat holds an event stream "
+                       "or a long poll of the game, or made a request with its token in the last 30 s; null for "
+                       "a bot's seat and an open one, and when the service cannot tell"})
     hand_count = _int(required=True, metadata={"description": "cards in the seat's hand"})
     score = _int(required=True, allow_none=True, metadata={
         "description": "the seat's running score in the game or match; null in a game that keeps none (the "

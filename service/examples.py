@@ -79,8 +79,8 @@ def _make(game: Game) -> Examples:
     return Examples(
         create_request=request,
         created=created,
-        view={**view.body(game, record, 0, state, seat), "server_time": READ_AT},
+        view={**view.body(game, record, 0, state, seat, {seat}), "server_time": READ_AT},
         move_request={"version": 0, "move": move.to_json()},
-        moved={**view.body(game, moved_record, 1, after, seat), "entries": [entry], "server_time": MOVED_AT},
+        moved={**view.body(game, moved_record, 1, after, seat, {seat}), "entries": [entry], "server_time": MOVED_AT},
         log={"game_id": GAME_ID, "version": 1, "entries": [entry], "next_since": None},
     )

@@ -100,8 +100,9 @@ default), inside the request that gives them the turn.
 - `version` counts the moves applied, bot moves included. A move may carry the `version` it was decided
   on: if the game has moved on, it is refused with 409 `stale_version` and nothing changes. Two moves at
   once on one game: exactly one applies, with the bot moves that follow it, in one atomic write.
-- A view has an `ETag` (the version and the viewer). Send it back in `If-None-Match`: 304 while nothing
-  changed; add `?wait=` (at most {LONG_POLL_MAX} s) to long-poll for the next move.
+- A view has an `ETag` (the version, the viewer, and who is at the table). Send it back in
+  `If-None-Match`: 304 while nothing changed; add `?wait=` (at most {LONG_POLL_MAX} s) to long-poll for
+  the next change.
 - Create and move take an `Idempotency-Key` (1-{IDEMPOTENCY_KEY_MAX} printable characters, say a UUID per
   intended request): a retry answers as the first request did (`Idempotent-Replayed: true`) and applies
   nothing twice; the same key with another body is 422 `idempotency_conflict`.

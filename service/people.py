@@ -25,7 +25,7 @@ from flask import Response
 from engines.core import Event
 from engines.table import BotSeated, GameAborted, GameStarted, SeatTaken
 from schemas.people import JoinRequest
-from service import auth, lobby, log, observability, table
+from service import auth, lobby, log, observability, presence, table
 from service.bots import DEFAULT_LEVEL
 from service.create import caller
 from service.errors import ApiError
@@ -193,14 +193,16 @@ def _act(game: Game, game_id: str,
     another write came first); the answer is the caller's view with the entries written."""
     for _ in range(3):
         stored = game.load(game_id)
-        seat = game.seat(stored.record, required=True)
+        seat = game.seat(stored.record, required=True, mark=False)
         assert seat is not None
+        here = presence.touch(runtime().store, game_id, seat)
         if not table.waiting(stored.record):
             raise not_waiting(stored)
         record, events = change(dict(stored.record), seat)
         written, record, state, entries = commit_table(game, stored, record, seat, events)
         if written:
             version = stored.version + len(entries)
-            _, _, answer_bytes = answered(game, record, version, state, seat, entries)
-            return json_response(timed(answer_bytes), 200, {"ETag": etag(version, seat), **cache_headers(seat)})
+            _, _, answer_bytes = answered(game, record, version, state, seat, entries, here)
+            tag = etag(version, seat, f"p{here.mark}")
+            return json_response(timed(answer_bytes), 200, {"ETag": tag, **cache_headers(seat)})
     raise ApiError(409, "stale_version", "The game kept changing while this was written; fetch the view and retry.")

@@ -115,6 +115,12 @@ class Store(Protocol):
         (and nothing written) if the stored version is not ``expected`` or the game is gone."""
         ...
 
+    def presence(self, game_id: str, seat: int | None, ttl_ms: int) -> tuple[dict[int, int], int]:
+        """Mark ``seat`` (when one is given) at the table for ``ttl_ms`` from now, telling the game's
+        waiters when it was not; answer every seat marked, with the ms until its mark ends, and the
+        ms until the first mark ends (``service.presence``)."""
+        ...
+
     def lobby(self, game: str, after: str | None, count: int, oldest: str) -> list[str]:
         """Up to ``count`` members of ``game``'s lobby after ``after`` (from the first when None),
         in order, once every member greater than ``oldest`` (a day old) is dropped."""
@@ -148,6 +154,11 @@ def log_key(game_id: str) -> str:
 
 def idem_key(game_id: str, key: str) -> str:
     return f"cardtable:idem:{{{game_id}}}:{key}"
+
+
+def presence_key(game_id: str) -> str:
+    """Who is at a game's table: a sorted set of its seats, each scored by when its mark ends."""
+    return f"cardtable:presence:{{{game_id}}}"
 
 
 def lobby_key(game: str) -> str:
@@ -210,6 +221,29 @@ redis.call(ARGV[5], ARGV[6], ARGV[1])
 return 1
 """
 
+# KEYS: a game's presence. ARGV: the seat to mark ('' for none), ttl ms, publish command, channel.
+# Returns the seats still marked and the ms each has left, flat. A seat that was not marked tells the
+# game's channel, so that its long polls and streams look again (their ETags name who is there).
+_PRESENCE = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if ARGV[1] ~= '' then
+  local was = redis.call('ZSCORE', KEYS[1], ARGV[1])
+  local ends = now + tonumber(ARGV[2])
+  if not was or tonumber(was) < ends then redis.call('ZADD', KEYS[1], ends, ARGV[1]) end
+  if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+  if not was then redis.call(ARGV[3], ARGV[4], 'presence') end
+end
+local out = {}
+local marked = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
+for i = 1, #marked, 2 do
+  out[#out + 1] = tonumber(marked[i])
+  out[#out + 1] = tonumber(marked[i + 1]) - now
+end
+return out
+"""
+
 # KEYS: a lobby. ARGV: the oldest member it keeps, where to start (a bound of ZRANGEBYLEX), count.
 _LOBBY = """
 redis.call('ZREMRANGEBYLEX', KEYS[1], '(' .. ARGV[1], '+')
@@ -263,6 +297,7 @@ class RedisStore:
         self._commit = client.register_script(_COMMIT)
         self._create = client.register_script(_CREATE)
         self._lobby = client.register_script(_LOBBY)
+        self._presence = client.register_script(_PRESENCE)
         self._list = client.register_script(_LIST)
         self._get_replicated = client.register_script(_GET_REPLICATED)
 
@@ -475,6 +510,13 @@ class RedisStore:
                 log_.warning("a lobby member was left behind; the lobby's reader drops it")
         return written
 
+    def presence(self, game_id: str, seat: int | None, ttl_ms: int) -> tuple[dict[int, int], int]:
+        key = presence_key(game_id)
+        got = self._call(self._presence, keys=[key],
+                         args=["" if seat is None else seat, ttl_ms, self.publish, events_channel(game_id)], route=key)
+        marked = {int(got[i]): int(got[i + 1]) for i in range(0, len(got), 2)}
+        return marked, min(marked.values(), default=0)
+
     def lobby(self, game: str, after: str | None, count: int, oldest: str) -> list[str]:
         key = lobby_key(game)
         start = "-" if after is None else f"({after}"
@@ -547,6 +589,7 @@ class MemoryStore:
         self._logs: dict[str, list[bytes]] = {}
         self._idem: dict[tuple[str, str], tuple[bytes, float]] = {}
         self._lobbies: dict[str, set[str]] = {}  # game -> its lobby's members (lexical order: newest first)
+        self._present: dict[str, dict[int, float]] = {}  # game id -> seat -> when its mark ends (clock)
         self._clock = clock
         self.hub = LocalHub()
 
@@ -618,6 +661,24 @@ class MemoryStore:
             if got is None or got[1] <= self._clock():
                 return None
             return got[0]
+
+    def presence(self, game_id: str, seat: int | None, ttl_ms: int) -> tuple[dict[int, int], int]:
+        now = self._clock()
+        with self._lock:
+            marks = {s: end for s, end in self._present.get(game_id, {}).items() if end > now}
+            new = seat is not None and seat not in marks
+            if seat is not None:
+                marks[seat] = max(marks.get(seat, 0.0), now + ttl_ms / 1000)
+            if marks:
+                self._present[game_id] = marks
+            else:
+                self._present.pop(game_id, None)
+            if len(self._present) > 100_000:  # bounded: forget the games nobody is at
+                self._present = {g: m for g, m in self._present.items() if max(m.values()) > now}
+        if new:
+            self.hub.notify(game_id)
+        marked = {s: max(1, int((end - now) * 1000)) for s, end in marks.items()}
+        return marked, min(marked.values(), default=0)
 
     def lobby(self, game: str, after: str | None, count: int, oldest: str) -> list[str]:
         with self._lock:

@@ -14,7 +14,7 @@ from typing import Any
 
 from flask import Response, request
 
-from service import ratelimit, slots
+from service import presence, ratelimit, slots
 from service.errors import ApiError
 from service.log import PAGE, entry_for
 from service.records import dumps
@@ -70,6 +70,9 @@ def _stream(game: Game, game_id: str, seat: int | None, last: int, over_at: int 
     ``ratelimit.REPLAY_PAGE`` entries, ``events`` having charged the first; over the rate limit
     the stream closes with ``retry:``."""
     deadline = time.monotonic() + rt.stream_max_seconds
+    # A seat's stream keeps it at the table: its mark outlasts two keep-alives, renewed at each wake.
+    hold = max(presence.PRESENCE_SECONDS, 2 * rt.stream_keepalive)
+    renew_at = time.monotonic()
     sent = 0
     replayed, paid = 0, ratelimit.REPLAY_PAGE if behind else 0  # entries caught up on, and paid for
     try:
@@ -108,6 +111,9 @@ def _stream(game: Game, game_id: str, seat: int | None, last: int, over_at: int 
             left = deadline - time.monotonic()
             if left <= 0:
                 return
+            if seat is not None and time.monotonic() >= renew_at:
+                presence.touch(rt.store, game_id, seat, hold)
+                renew_at = time.monotonic() + hold / 3
             if not bell.wait(min(rt.stream_keepalive, left)):
                 yield b": keep-alive\n\n"
     except (StoreUnavailable, ApiError):
