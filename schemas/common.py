@@ -595,6 +595,9 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
                                 "changed since before the service kept times", nullable=True),
             "server_time": _time("When the service made this answer: with `updated_at`, how long ago the last "
                                  "move was, whatever the client's clock says", nullable=False),
+            "next_game_id": fields.String(required=True, allow_none=True, **_described(
+                f"Once someone asked for a rematch of this finished game (`rematch{p}Game`): the id of the next "
+                "game. Null until then.")),
         },
         doc=f"A seat's (or a spectator's) view of a game of {engine.title}.",
     )

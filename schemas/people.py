@@ -247,3 +247,13 @@ class LookupAnswer(Schema):
     games = fields.List(fields.Nested(LookupItem, allow_none=True), required=True, **_described(
         "One item per token, in the order sent: its game and seat, or null for a token that is no seat of a "
         "game here (made up, mistyped, its game expired, or handed out before tokens named their game)."))
+
+
+class Rematched(Schema):
+    """The next game and the caller's seat in it, with its token (the same on every call)."""
+
+    game_id = fields.String(required=True, **_described("The next game's id (the finished game's `next_game_id`)."))
+    seat = fields.Integer(strict=True, required=True, **_described(
+        "The caller's seat in the next game: the seat after his in the finished one."))
+    token = fields.String(required=True, **_described(
+        "The caller's token in the next game; a repeated call answers the same one."))

@@ -16,9 +16,9 @@ from marshmallow import Schema
 
 from engines.core import Engine
 from schemas.common import BuiltSchemas, LogQuery, MoveCheck, Problem
-from schemas.people import Joined, JoinRequest, Lobby, LobbyQuery
+from schemas.people import Joined, JoinRequest, Lobby, LobbyQuery, Rematched
 from schemas.replay import PositionsQuery, build_replay
-from service import create, export, lobby, log, moves, people, ratelimit, stream, view
+from service import create, export, lobby, log, moves, people, ratelimit, rematch, stream, view
 from service.errors import PROBLEM
 from service.examples import game_examples
 from service.runtime import STREAM_MAX_ENTRIES, Game
@@ -62,6 +62,8 @@ P409_SEAT = (409, "no_open_seat: the seat asked for is not open, or the game has
                   "or keeps its open seats for the people of the game it is a rematch of)")
 P409_WAITING = (409, "game_not_waiting: the game has started or is over (only a waiting game starts or is "
                      "called off); `current_version` says where it is")
+P409_REMATCH = (409, "game_not_finished (the game is still running, or was called off before it was played) or "
+                     "no_open_seat (the next game started without the caller)")
 P422_JOIN = (422, "validation_error (`errors` says where: a name must be 1-24 printable characters) or "
                   "idempotency_conflict")
 
@@ -305,6 +307,26 @@ def make_blueprint(engine: Engine, built: BuiltSchemas) -> Blueprint:
          "caller's view, with the entry written."),
     ):
         _table_route(blp, built, game, prefix, action, summary, description)
+
+    @blp.route("/games/<string(maxlength=64):game_id>/rematch", methods=["POST"], endpoint="rematch",
+               parameters=[dict(GAME_ID)])
+    @_documented(
+        blp.response(201, Rematched, description="the next game, created by this call, and the caller's seat in it"),
+        blp.alt_response(200, schema=Rematched, description="the next game, which an earlier call created, and the "
+                                                            "caller's seat in it (the same token on every call)"),
+        *_alt(blp, P401, P404, P409_REMATCH, P503),
+        blp.doc(operationId=f"rematch{prefix}Game", summary="Play a finished game again, the same people",
+                description="A seat of a finished game asks for the next game: the same game, options, players, "
+                            "names and bot levels, a fresh deal, and whoever sat at seat s sits at seat "
+                            "(s + 1) mod players. The first call creates it (201), each later call takes the "
+                            "caller's seat in it (200); a repeated call answers the same token. It waits for "
+                            "every person of the finished game to call, or for one of them to start it (then bots "
+                            "take the seats still waiting). Every view of the finished game shows its "
+                            "`next_game_id`.",
+                security=BEARER),
+    )
+    def rematch_game(game_id: str) -> Response:
+        return rematch.rematch(game, game_id)
 
     replay = build_replay(engine, built)
 

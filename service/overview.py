@@ -34,7 +34,8 @@ ERRORS: tuple[tuple[str, str, str], ...] = (
     ("409", "no_open_seat", "a join when the seat asked for is not open, or the game has none left"),
     ("409", "game_not_waiting", "a start or an abort of a game that has started or is over"),
     ("409", "log_full", "the game holds the most moves this server keeps of one game"),
-    ("409", "game_not_finished", "an export or a game's positions asked for before the game is over"),
+    ("409", "game_not_finished", "an export, a game's positions or a rematch asked for before the game is over "
+                                 "(or of a game called off unplayed)"),
     ("409", "not_replayable", "a stored game no longer plays under this release's rules, so it cannot be "
                               "shown move by move"),
     ("409", "unknown_snapshot_version", "the game was stored by a newer release (during an upgrade): retry"),

@@ -53,6 +53,7 @@ def body(game: Game, record: Mapping[str, Any], version: int, state: Any, seat: 
         "provisional": engine.provisional,
         "created_at": record["created_at"],
         "updated_at": record["updated_at"],
+        "next_game_id": record.get("next_game_id"),
     }
 
 
