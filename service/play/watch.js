@@ -183,7 +183,7 @@ export class WatchController {
     const summary = this.game.summary(v, name);
     const result = outcome(v, name);
     replace(place,
-      seatsEl(seatRows(v, this.game.seats(v), name)),
+      seatsEl(seatRows(v, (seat) => this.game.seatNote(v, seat), name)),
       summary ? summaryEl(summary, null) : null,
       result ? resultEl(result, this.gameId, null) : null,
       h("section", { class: "hands", "aria-labelledby": "hands-title" },
