@@ -461,7 +461,8 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
         f"{p}Result",
         {
             "status": fields.String(required=True, validate=validate.OneOf(["finished", "aborted"]), **_described(
-                "`finished`: played out; `aborted`: the game's safety cap on its length (an option) ended it.")),
+                "`finished`: played out; `aborted`: the game's safety cap on its length (an option) ended it, or the "
+                "game was called off before it started (then `termination` is `aborted` too).")),
             "winners": fields.List(_int(), required=True, **_described(
                 "The seats that won, by seat number; several when they share the win, none when nobody won.")),
             "losers": fields.List(_int(), required=True, **_described(
@@ -469,12 +470,14 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
             "scores": fields.List(_int(), required=True, allow_none=True, **_described(
                 "Each seat's final score, by seat; null where the game keeps none. Which way scores win is the "
                 "catalogue's `scoring`; `ranking` says it by seat.")),
-            "detail": fields.Nested(game.result_detail, required=True, **_described(
-                "What else the game says about its end (why it ended, the hands or deals played).")),
+            "detail": fields.Nested(game.result_detail, required=True, allow_none=True, **_described(
+                "What else the game says about its end (why it ended, the hands or deals played); null for a game "
+                "called off before it started (`termination` `aborted`), which was never played.")),
             "termination": fields.String(required=True, validate=validate.OneOf(list(TERMINATIONS)), **_described(
                 "How the game came to its end: `normal` (played out, or stopped by the game's own cap on its "
-                "length: then `status` is `aborted`); `resignation`, `timeout`, `abandoned` and `aborted` are "
-                "reserved for tables where players may resign, run out of time or leave.")),
+                "length: then `status` is `aborted`); `aborted` (a waiting game called off before it started); "
+                "`resignation`, `timeout` and `abandoned` are reserved for tables where players may resign, run "
+                "out of time or leave.")),
             "ranking": fields.List(fields.List(_int()), required=True, **_described(
                 "The seats best first, one list per place: tied seats share a place. By the scores in the game's "
                 "scoring direction (the catalogue's `scoring`), else winners first and losers last; a game "

@@ -129,7 +129,8 @@ def seats_field(most: int) -> fields.List:
 
 
 def listed_field() -> StrictBoolean:
-    return StrictBoolean(load_default=False, **_described(
+    # No `default` in the spec: generated TypeScript types would make a field with one required.
+    return StrictBoolean(**_described(
         "Show the game in the lobby (`list<Game>Games`) while it waits for its open seats; anyone may then "
         "join it without the invite. Default false: only those given the `invite` can join."))
 

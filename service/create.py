@@ -151,7 +151,7 @@ def create(game: Game) -> Response:
         "state": None,
         "created_at": timestamp(now),
         "updated_at": None,
-        "listed": body["listed"],
+        "listed": body.get("listed", False),
         "invite": None if invite is None else auth.token_hash(invite),
         "lobby": None,
         "ended": None,

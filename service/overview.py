@@ -93,6 +93,19 @@ hash of it. Without a token, a `GET` answers as the spectator, who sees only wha
 table. The server plays the seats named in `bots` at a level ({levels}; `{DEFAULT_LEVEL}` by
 default), inside the request that gives them the turn.
 
+## People at the table
+
+- Create takes `seats`, one per player: `{{"name": "Ann"}}` (a person; the answer carries the token),
+  `{{"bot": "<level>"}}` or `{{"open": true}}` (`name` optional); names are 1-24 printable characters. A
+  game with open seats is `waiting` (no move yet: 409 `game_not_started`) and its create answer carries
+  an `invite`. `join<Game>Game` claims an open seat with the invite and a name (a `listed` game needs no
+  invite): the last seat claimed starts the game. A seated person may `start` it (bots take the open
+  seats) or `abort` it. The lobby, `list<Game>Games`, lists the listed games that wait.
+- Each person's seat says `connected`: at the table now (a stream, a long poll, or a request in the last
+  30 s). It moves no version but changes the view's `ETag`.
+- `rematch<Game>Game` with a seat token of a finished game creates (or joins) the next game, the same
+  people one seat on; `lookupGames` answers the games of up to 50 tokens, sent in the body.
+
 ## Views, versions and concurrency
 
 - A view is what one viewer may see: the game's `state` (other hands only as counts), the seats to move
