@@ -285,6 +285,8 @@ export class TableController {
     const summary = this.game.summary(v, name);
     const result = outcome(v, name);
     const moves = turn ? this.movesPanel(v) : null;
+    // a waiting game's cards are not in play yet, a game called off never had them in play
+    const unplayed = v.status === "waiting" || Boolean(v.result && v.result.termination === "aborted");
     const root = h("section", { class: "table", "data-table": true, "data-version": v.version, "data-status": v.status,
       "data-seat": v.seat === null ? "" : v.seat, "data-game": this.gameId, "aria-label": `${this.title} table` },
       h("header", { class: "tablehead" },
@@ -299,8 +301,8 @@ export class TableController {
       result ? resultEl(result, this.gameId, v.result && v.result.termination === "aborted" ? null
         : `#watch=${encodeURIComponent(this.id)}&g=${encodeURIComponent(this.gameId)}`, this.rematchOffer(v)) : null,
       v.status === "waiting" ? this.waitingRoom(v) : null,
-      v.status === "waiting" ? null : boardEl(this.game.table(v, { name, aim: turn }), aim),
-      v.status === "waiting" ? null : this.handPanel(v, turn),
+      unplayed ? null : boardEl(this.game.table(v, { name, aim: turn }), aim),
+      unplayed ? null : this.handPanel(v, turn),
       moves,
       this.seatLinks(v),
       h("section", { class: "history", "aria-labelledby": "history-title" }, h("h3", { id: "history-title" }, "History"),

@@ -192,3 +192,26 @@ def test_open_games_your_games_and_a_rematch(base_url: str, browsers: Any) -> No
     assert parse_qs(urlsplit(bo.url).fragment)["game"][0] == nxt
     ann.wait_for_selector('[data-table][data-status="active"]')
     both_shots(bo, "people-rematch-started")
+
+
+def test_the_waiting_room_starts_with_bots_or_calls_the_game_off(base_url: str, browsers: Any) -> None:
+    ann = browsers()
+    for action in ("start-now", "abort"):
+        ann.goto(f"{base_url}/play/#new=sten")
+        ann.fill("#name", "Ann")
+        ann.fill('input[name="players"]', "3")
+        ann.select_option('select[name="seat-1"]', "open")
+        ann.select_option('select[name="seat-2"]', "open")
+        ann.click('[data-action="start"]')
+        ann.wait_for_selector("[data-waiting]")
+        ann.click(f'[data-action="{action}"]')
+        if action == "start-now":
+            ann.wait_for_selector('[data-table][data-status="active"]')
+            kinds = ann.eval_on_selector_all("[data-ring-seat]", "els => els.map(e => e.dataset.kind)")
+            assert kinds == ["human", "bot", "bot"]
+            assert ann.locator("#history").inner_text().count("bot took seat") == 2
+        else:
+            ann.wait_for_selector('[data-table][data-status="finished"] [data-result]')
+            assert "called off" in ann.inner_text("[data-result]")
+            assert ann.locator('[data-action="rematch"], [data-action="watch-again"]').count() == 0
+            both_shots(ann, "people-called-off")
