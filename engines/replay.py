@@ -3,7 +3,8 @@
 An export (``cardtable-replay/1``, written by ``GET .../export`` of a finished game; docs/api.md
 describes it) holds what a game was set up with (players, options, seed, and ``deck``, the first
 deal's deck as dealt) and every log entry unredacted: the seat, the move and its events with every
-viewer's part. ``replay`` sets the game up again from it and applies each entry's move in order,
+viewer's part (an entry of the table, a seat claimed or the game started, has no move and is passed
+over: ``engines.table``). ``replay`` sets the game up again from it and applies each entry's move in order,
 checking as it goes that the move is that seat's to make and legal, that it causes exactly the
 events recorded, and at the end that the game is over with the recorded result. The first entry
 that differs is named (``Difference``). The command line (``cardtable replay FILE``) and the tests
@@ -100,7 +101,10 @@ def _entries(export: Mapping[str, Any]) -> Iterator[tuple[int, Mapping[str, Any]
         if _need(entry, "version", int, where) != n:
             raise MalformedExport(f"{where} has version {entry['version']}: entries run 1, 2, 3 ... in order")
         _need(entry, "seat", int, where)
-        _need(entry, "move", Mapping, where)
+        if "move" not in entry:
+            raise MalformedExport(f"{where} has no `move`")
+        if entry["move"] is not None:  # null: an entry of the table (engines.table), no move
+            _need(entry, "move", Mapping, where)
         _need(entry, "events", list, where)
         yield n, entry
 
@@ -138,6 +142,8 @@ def replay(export: Mapping[str, Any], engines: Mapping[str, Engine] = REGISTRY) 
     except InvalidOptions as exc:
         return answer(0, None, Difference(0, f"the game cannot be set up so: {exc}"))
     for n, entry in entries:
+        if entry["move"] is None:
+            continue  # a seat claimed, the game started: the table's doing, no rule of the game makes it
         seat = entry["seat"]
         if seat not in engine.to_move(state):
             to_move = list(engine.to_move(state))

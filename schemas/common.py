@@ -149,7 +149,8 @@ def move_problem(prefix: str, engine: Engine) -> type[Schema]:
 
 def event_doc(title: str) -> str:
     """The description of a game's event union (``<prefix>Event``)."""
-    return f"Something a move of {title} caused, as the caller sees it."
+    return (f"Something a move of {title} caused, as the caller sees it; or, in an entry without a move, "
+            "something of the table (`TableEvent...`: a seat claimed, the game started or called off).")
 
 
 class MoveCheck(Schema):
@@ -268,11 +269,12 @@ class Seat(Schema):
 
     seat = _int(required=True, metadata={"description": "the seat's number, from 0"})
     name = fields.String(required=True, metadata={
-        "description": "the seat's name: `Player 1`, `Player 2` ... for a person, the level's name for a bot "
-                       "(`Greedy bot`); plain text, to be shown as text"})
+        "description": "the seat's name, as given on create or join; unnamed: `Player 1`, `Player 2` ... for a "
+                       "person or an open seat, the level's name for a bot (`Greedy bot`). Text a person typed: "
+                       "show it as text, never as markup"})
     kind = fields.String(required=True, validate=validate.OneOf(["human", "bot", "open"]), metadata={
         "description": "`human` (a person with the seat's token), `bot` (the server plays it) or `open` "
-                       "(nobody has taken it yet)"})
+                       "(nobody has claimed it yet)"})
     level = fields.String(required=True, allow_none=True, validate=validate.OneOf(list(LEVELS)),
                           metadata={"description": "a bot's level; null for a person's seat"})
     status = fields.String(required=True, validate=validate.OneOf(["waiting", "playing", "replaced"]), metadata={
@@ -281,7 +283,9 @@ class Seat(Schema):
     replaced_because = fields.String(required=True, allow_none=True, validate=validate.OneOf(["resigned", "timed_out"]),
                                      metadata={"description": "why a bot took the seat over; null unless `replaced`"})
     connected = fields.Boolean(required=True, allow_none=True, metadata={
-        "description": "whether the seat's player is at the table now; null while the service does not know"})
+        "description": "whether the seat's person is at the table now: true while the seat holds an event stream "
+                       "or a long poll of the game, or made a request with its token in the last 30 s; null for "
+                       "a bot's seat and an open one, and when the service cannot tell"})
     hand_count = _int(required=True, metadata={"description": "cards in the seat's hand"})
     score = _int(required=True, allow_none=True, metadata={
         "description": "the seat's running score in the game or match; null in a game that keeps none (the "
@@ -457,7 +461,8 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
         f"{p}Result",
         {
             "status": fields.String(required=True, validate=validate.OneOf(["finished", "aborted"]), **_described(
-                "`finished`: played out; `aborted`: the game's safety cap on its length (an option) ended it.")),
+                "`finished`: played out; `aborted`: the game's safety cap on its length (an option) ended it, or the "
+                "game was called off before it started (then `termination` is `aborted` too).")),
             "winners": fields.List(_int(), required=True, **_described(
                 "The seats that won, by seat number; several when they share the win, none when nobody won.")),
             "losers": fields.List(_int(), required=True, **_described(
@@ -465,12 +470,14 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
             "scores": fields.List(_int(), required=True, allow_none=True, **_described(
                 "Each seat's final score, by seat; null where the game keeps none. Which way scores win is the "
                 "catalogue's `scoring`; `ranking` says it by seat.")),
-            "detail": fields.Nested(game.result_detail, required=True, **_described(
-                "What else the game says about its end (why it ended, the hands or deals played).")),
+            "detail": fields.Nested(game.result_detail, required=True, allow_none=True, **_described(
+                "What else the game says about its end (why it ended, the hands or deals played); null for a game "
+                "called off before it started (`termination` `aborted`), which was never played.")),
             "termination": fields.String(required=True, validate=validate.OneOf(list(TERMINATIONS)), **_described(
                 "How the game came to its end: `normal` (played out, or stopped by the game's own cap on its "
-                "length: then `status` is `aborted`); `resignation`, `timeout`, `abandoned` and `aborted` are "
-                "reserved for tables where players may resign, run out of time or leave.")),
+                "length: then `status` is `aborted`); `aborted` (a waiting game called off before it started); "
+                "`resignation`, `timeout` and `abandoned` are reserved for tables where players may resign, run "
+                "out of time or leave.")),
             "ranking": fields.List(fields.List(_int()), required=True, **_described(
                 "The seats best first, one list per place: tied seats share a place. By the scores in the game's "
                 "scoring direction (the catalogue's `scoring`), else winners first and losers last; a game "
@@ -480,6 +487,8 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
         },
         doc="How the game ended.",
     )
+    from schemas.people import TABLE_EVENTS, listed_field, seats_field  # schemas.people builds on this module
+
     players = range(engine.players.start, engine.players.stop)
     create_request = _named(
         f"{p}CreateRequest",
@@ -506,8 +515,10 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
                 validate=validate.Length(max=players.stop),
                 **_described("Seats the server plays itself: a seat number (at level "
                              f"`{DEFAULT_LEVEL}`) or `{{\"seat\": 1, \"level\": \"strong\"}}`. At least one "
-                             "seat stays a person's."),
+                             "seat stays a person's. `seats` says the same and more (names, open seats)."),
             ),
+            "seats": seats_field(players.stop - 1),
+            "listed": listed_field(),
             "Meta": type("Meta", (), {"unknown": RAISE}),
         },
         doc=f"Start a game of {engine.title}.",
@@ -518,10 +529,16 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
             "seat": _int(required=True, **_described("The seat number, from 0.")),
             "token": fields.String(required=True, allow_none=True, **_described(
                 "The seat's secret: send it as `Authorization: Bearer <token>` to see and move as this seat. "
-                "Shown only here, once; null for a bot seat.")),
+                "Shown only here, once; null for a bot seat and an open one.")),
             "bot": fields.Boolean(required=True, **_described("The server plays this seat.")),
             "level": fields.String(required=True, allow_none=True, validate=validate.OneOf(list(LEVELS)),
                                    **_described("The bot's level; null for a person's seat.")),
+            "name": fields.String(required=True, **_described(
+                "The seat's name, as every view shows it: the one given, else a default (`Player 2`, `Greedy "
+                "bot`). Text a person typed: show it as text.")),
+            "kind": fields.String(required=True, validate=validate.OneOf(["human", "bot", "open"]), **_described(
+                "`human` (this answer carries its token), `bot` (the server plays it) or `open` (left for "
+                "someone to claim with the game's `invite`; no token).")),
         },
         doc="One seat of a new game and the token that proves it.",
     )
@@ -534,8 +551,15 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
             "version": _int(required=True, **_described(
                 "The game's version: 0, or the number of bot moves already made when bots open the game.")),
             "players": _int(required=True, **_described("How many seats the game has.")),
+            "status": fields.String(required=True, validate=validate.OneOf(["waiting", "active", "finished"]),
+                                    **_described("`waiting` while open seats wait to be claimed, else `active` "
+                                                 "(or `finished`, when the bots' opening moves ended it).")),
             "seats": fields.List(fields.Nested(seat), required=True, **_described(
                 "Every seat, in order, with its token.")),
+            "invite": fields.String(required=True, allow_none=True, **_described(
+                "With open seats: the secret that claims one (`join<Game>Game`); pass it on to those you "
+                "invite, for instance in a link. Shown only here, once (the service keeps its hash only). "
+                "Null when every seat is taken.")),
         },
         doc="The new game and its seat tokens; keep the tokens secret.",
     )
@@ -547,8 +571,10 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
             "version": _int(required=True, **_described(
                 "The number of moves applied so far, bot moves included: the game's clock for ETags, a "
                 "move's `version`, the log and the event stream.")),
-            "status": fields.String(required=True, validate=validate.OneOf(["active", "finished"]), **_described(
-                "`active` while the game runs, `finished` once `result` says how it ended.")),
+            "status": fields.String(required=True, validate=validate.OneOf(["waiting", "active", "finished"]),
+                                    **_described("`waiting` while open seats wait to be claimed (no move is "
+                                                 "accepted yet), `active` while the game runs, `finished` once "
+                                                 "`result` says how it ended.")),
             "players": _int(required=True, **_described("How many seats the game has.")),
             "seat": _int(required=True, allow_none=True, **_described(
                 "The caller's seat; null for a spectator (a request without a token).")),
@@ -572,6 +598,9 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
                                 "changed since before the service kept times", nullable=True),
             "server_time": _time("When the service made this answer: with `updated_at`, how long ago the last "
                                  "move was, whatever the client's clock says", nullable=False),
+            "next_game_id": fields.String(required=True, allow_none=True, **_described(
+                f"Once someone asked for a rematch of this finished game (`rematch{p}Game`): the id of the next "
+                "game. Null until then.")),
         },
         doc=f"A seat's (or a spectator's) view of a game of {engine.title}.",
     )
@@ -594,7 +623,7 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
         event: type[Schema] = game.event
         events_field: fields.Field = fields.List(fields.Nested(event), required=True)
     elif game.events:
-        event = _named(f"{p}Event", {"type_schemas": dict(game.events)}, base=MoveOneOf,
+        event = _named(f"{p}Event", {"type_schemas": {**game.events, **TABLE_EVENTS}}, base=MoveOneOf,
                        doc=event_doc(engine.title))
         events_field = fields.List(fields.Nested(event), required=True)
     else:
@@ -606,10 +635,12 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
         {
             "version": _int(required=True, **_described(
                 "The game's version after this move: entry `v` is the `v`-th move.")),
-            "seat": _int(required=True, **_described("The seat that moved.")),
+            "seat": _int(required=True, **_described("The seat that moved (or, in an entry of the table, acted).")),
             "bot": fields.Boolean(required=True, **_described("The server's bot made the move.")),
-            "move": fields.Nested(logged_move, required=True, **_described(
-                "The move as the caller may see it: as posted, but where its own event hides part of it.")),
+            "move": fields.Nested(logged_move, required=True, allow_none=True, **_described(
+                "The move as the caller may see it: as posted, but where its own event hides part of it. Null "
+                "in an entry of the table, which no move made (a seat claimed, the game started or called off: "
+                "its `events` say which, and `seat` is the person who did it).")),
             "events": events_field,
             "at": _time("when the move was applied; null for a move applied before the service kept times",
                         nullable=True),

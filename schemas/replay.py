@@ -83,8 +83,10 @@ def build_replay(engine: Engine, built: BuiltSchemas) -> ReplaySchemas:
                                 metadata={"description": "when the move was applied (RFC 3339, UTC, with "
                                                          "milliseconds); null for a move logged before times were "
                                                          "kept"}),
-            "move": fields.Nested(built.move, required=True,
-                                  metadata={"description": "the move as its seat posted it, unredacted"}),
+            "move": fields.Nested(built.move, required=True, allow_none=True,
+                                  metadata={"description": "the move as its seat posted it, unredacted; null in an "
+                                                           "entry of the table (a seat claimed, the game started), "
+                                                           "which a replay passes over"}),
             "events": fields.List(fields.Nested(ExportEvent), required=True,
                                   metadata={"description": "what the move caused, in order, every viewer's part"}),
         },

@@ -15,6 +15,7 @@ from marshmallow import Schema, fields, validate
 from engines.siebenschlaefer import events
 from schemas.common import GameSchemas, MoveOneOf, event_doc
 from schemas.events import event_schemas
+from schemas.people import TABLE_EVENTS
 
 
 def _int(**kw: Any) -> fields.Integer:
@@ -102,7 +103,7 @@ EVENTS: dict[str, type[Schema]] = event_schemas("Siebenschlaefer", events.EVENT_
 
 class SiebenschlaeferEvent(MoveOneOf):
     __doc__ = event_doc("Siebenschläfer")
-    type_schemas = EVENTS
+    type_schemas = {**EVENTS, **TABLE_EVENTS}
 
 
 class SiebenschlaeferState(Schema):

@@ -17,8 +17,9 @@ from flask_smorest import Blueprint as SmorestBlueprint
 from engines import REGISTRY
 from schemas import SCHEMAS
 from schemas.common import Catalogue, Health, Problem, build
-from service import bodies, cors, errors, observability, overview, ratelimit, slots, web
-from service.blueprint import P429, P503, RETRY_AFTER, make_blueprint
+from schemas.people import LookupAnswer, LookupRequest
+from service import bodies, cors, errors, lookup, observability, overview, ratelimit, slots, web
+from service.blueprint import P400, P408, P413, P429, P503, RETRY_AFTER, _documented, make_blueprint
 from service.bots import DEFAULT_LEVEL, LEVELS, BotPolicy
 from service.config import Settings
 from service.runtime import Runtime, runtime
@@ -26,6 +27,7 @@ from service.spec import CardtablePlugin
 from service.store import MemoryStore, RedisStore, Store
 
 API_VERSION = "1.0.0"
+P422_LOOKUP = (422, "validation_error: `tokens` is missing, is not a list of texts, or holds more than 50")
 log = logging.getLogger("cardtable")
 
 
@@ -194,6 +196,22 @@ def _service_blueprint() -> SmorestBlueprint:
                          "values, which are reconstructions) and bot levels. It answers while the store is down.")
     def catalogue() -> Response:
         return Response(json.dumps({"games": catalogue_entries()}), mimetype="application/json")
+
+    @blp.route("v1/games/lookup", methods=["POST"], endpoint="lookup")
+    @_documented(
+        blp.arguments(LookupRequest, example={"tokens": ["PoVEs7M8_4UVkNzN.hz4z...", "nosuchtoken"]}),
+        blp.response(200, LookupAnswer, description="one item per token, in order: its game and seat, or null"),
+        *[blp.alt_response(status, schema=Problem, description=text, content_type=errors.PROBLEM,
+                           headers=RETRY_AFTER if status in (429, 503) else None)
+          for status, text in (P400, P408, P413, P422_LOOKUP, P503, P429)],
+        blp.doc(operationId="lookupGames", summary="Your games: the games and seats of the tokens you keep",
+                description="For each seat token (at most 50, in the body: never put a token in a URL), its game, "
+                            "seat and the game's status, and whether it is that seat's turn; null for a token that "
+                            "is no seat of any game here. No account needed: a client keeps its tokens and asks. "
+                            "It marks no seat as present."),
+    )
+    def games_lookup() -> Response:
+        return lookup.lookup()
 
     @blp.route("healthz", methods=["GET"], endpoint="healthz")
     @blp.response(200, Health, description="the process is alive")

@@ -1,5 +1,10 @@
 """Seat tokens: 128+ bits from ``secrets`` (or, for a create with an Idempotency-Key, derived from the
-server secret), stored only as SHA-256, compared in constant time."""
+server secret), stored only as SHA-256, compared in constant time.
+
+A token names its game: ``<game id>.<secret>``, so that ``POST /v1/games/lookup`` finds the game of
+a token without any index (the game id is no secret; the part after the dot is). Tokens handed out
+before tokens named their game are the secret alone: they play their seats as ever, and lookup does
+not find them."""
 
 from __future__ import annotations
 
@@ -12,8 +17,25 @@ from collections.abc import Sequence
 TOKEN_BYTES = 24  # 192 bits
 
 
-def new_token() -> str:
-    return secrets.token_urlsafe(TOKEN_BYTES)
+def new_token(game_id: str | None = None) -> str:
+    """A fresh secret, as the token of a seat of ``game_id`` (``naming``) when one is given."""
+    secret = secrets.token_urlsafe(TOKEN_BYTES)
+    return secret if game_id is None else naming(game_id, secret)
+
+
+def naming(game_id: str, secret: str) -> str:
+    """The token of a seat of ``game_id`` whose secret part is ``secret``."""
+    return f"{game_id}.{secret}"
+
+
+def game_named(token: str) -> str | None:
+    """The game id a token names (``naming``), or None for a token that names none."""
+    game_id, dot, secret = token.partition(".")
+    if not dot or not secret or not 0 < len(game_id) <= 64:
+        return None
+    if not all(c.isascii() and (c.isalnum() or c in "-_") for c in game_id):
+        return None
+    return game_id
 
 
 def derived(secret: bytes, purpose: str, *parts: str, size: int = TOKEN_BYTES) -> str:

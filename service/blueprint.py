@@ -16,8 +16,9 @@ from marshmallow import Schema
 
 from engines.core import Engine
 from schemas.common import BuiltSchemas, LogQuery, MoveCheck, Problem
+from schemas.people import Joined, JoinRequest, Lobby, LobbyQuery, Rematched
 from schemas.replay import PositionsQuery, build_replay
-from service import create, export, log, moves, ratelimit, stream, view
+from service import create, export, lobby, log, moves, people, ratelimit, rematch, stream, view
 from service.errors import PROBLEM
 from service.examples import game_examples
 from service.runtime import STREAM_MAX_ENTRIES, Game
@@ -28,8 +29,9 @@ P400 = (400, "bad_request: the body is not JSON")
 P401 = (401, "unauthorized: seat token missing, wrong, or of another game")
 P403 = (403, "fixed_deal_disabled: `seed` or `deck` sent while fixed deals are off")
 P404 = (404, "game_not_found: no such game, or it expired")
-P409 = (409, "stale_version, not_your_turn, game_over or log_full (the game holds the most moves this server "
-             "keeps); `current_version` says where the game is")
+P409 = (409, "stale_version, not_your_turn, game_over, game_not_started (the game waits for the people of its "
+             "open seats) or log_full (the game holds the most moves this server keeps); `current_version` says "
+             "where the game is")
 P409C = (409, "log_full: the bots' opening moves would exceed the most moves this server keeps of a game")
 P413 = (413, "payload_too_large: the body is over the limit")
 P422 = (422, "validation_error (`errors` says where), illegal_move (`reason` says which rule), "
@@ -54,6 +56,16 @@ P429_EXPORT = (429, "rate_limited: over CARDTABLE_RATE_LIMIT for the caller's se
 P429_LOG = (429, "rate_limited: over CARDTABLE_RATE_LIMIT for the caller's seat, or else its address; the entries "
                  f"asked for count a request per {ratelimit.REPLAY_PAGE} (a seat's count against its address too); "
                  "ask for fewer (`limit`) or retry after `Retry-After`")
+
+P403_INVITE = (403, "bad_invite: the invite is missing (the game is not listed) or is not the game's")
+P409_SEAT = (409, "no_open_seat: the seat asked for is not open, or the game has none (it has started, is over, "
+                  "or keeps its open seats for the people of the game it is a rematch of)")
+P409_WAITING = (409, "game_not_waiting: the game has started or is over (only a waiting game starts or is "
+                     "called off); `current_version` says where it is")
+P409_REMATCH = (409, "game_not_finished (the game is still running, or was called off before it was played) or "
+                     "no_open_seat (the next game started without the caller)")
+P422_JOIN = (422, "validation_error (`errors` says where: a name must be 1-24 printable characters) or "
+                  "idempotency_conflict")
 
 RETRY_AFTER = {"Retry-After": {"description": "seconds to wait before retrying", "schema": {"type": "integer"}}}
 BEARER_OPTIONAL: list[dict[str, list[str]]] = [{}, {"seatToken": []}]
@@ -125,6 +137,23 @@ def _documented(*decorators: Any) -> Any:
     return wrap
 
 
+def _table_route(blp: Blueprint, built: BuiltSchemas, game: Game, prefix: str, action: str, summary: str,
+                 description: str) -> None:
+    """``POST .../start`` or ``POST .../abort``: a seated person's change of a waiting game."""
+    handler = {"start": people.start, "abort": people.abort}[action]
+
+    @blp.route(f"/games/<string(maxlength=64):game_id>/{action}", methods=["POST"], endpoint=action,
+               parameters=[dict(GAME_ID)])
+    @_documented(
+        blp.response(200, built.move_answer, description="the caller's view and the log entries written",
+                     headers={**ETAG, **CACHED}),
+        *_alt(blp, P401, P404, P409_WAITING, P503),
+        blp.doc(operationId=f"{action}{prefix}Game", summary=summary, description=description, security=BEARER),
+    )
+    def act(game_id: str) -> Response:
+        return handler(game, game_id)
+
+
 def make_blueprint(engine: Engine, built: BuiltSchemas) -> Blueprint:
     """All routes of one game under ``/v1/<game>``, documented with its own schemas."""
     game = Game(engine, built)
@@ -147,6 +176,20 @@ def make_blueprint(engine: Engine, built: BuiltSchemas) -> Blueprint:
     )
     def create_game() -> Response:
         return create.create(game)
+
+    @blp.route("/games", methods=["GET"], endpoint="lobby")
+    @_documented(
+        blp.arguments(LobbyQuery, location="query"),
+        blp.response(200, Lobby, description="a page of the listed games that wait for people, newest first"),
+        *_alt(blp, P422Q, P503),
+        blp.doc(operationId=f"list{prefix}Games", summary=f"The lobby: games of {engine.title} waiting for people",
+                description="The games created with `listed: true` that still wait for the people of their open "
+                            "seats, newest first, a page at a time (`limit`, and `cursor` from the last page's "
+                            "`next_cursor`). Anyone may join one of them without its invite. A game shows here "
+                            "for at most a day, and never once it has started or was called off."),
+    )
+    def list_games() -> Response:
+        return lobby.games(game)
 
     @blp.route("/games/<string(maxlength=64):game_id>", methods=["GET"], endpoint="view",
                parameters=[dict(GAME_ID)])
@@ -234,6 +277,56 @@ def make_blueprint(engine: Engine, built: BuiltSchemas) -> Blueprint:
     )
     def game_log(game_id: str) -> Response:
         return log.log(game, game_id)
+
+    @blp.route("/games/<string(maxlength=64):game_id>/join", methods=["POST"], endpoint="join",
+               parameters=[dict(GAME_ID)])
+    @_documented(
+        blp.arguments(JoinRequest, example={"invite": "x2Vq...", "name": "Bo"}),
+        blp.response(201, Joined, description="the seat claimed and its token", headers=REPLAYED),
+        *_alt(blp, P400, P403_INVITE, P404, P408, P409_SEAT, P413, P422_JOIN, P503),
+        blp.doc(operationId=f"join{prefix}Game", summary="Claim an open seat of a waiting game",
+                description="Sits down at an open seat (the one named in `seat`, else the first) with a name, "
+                            "and answers the seat's token, once. It needs the game's `invite`, but for a listed "
+                            "game. Racing joins never share a seat; when the last open seat is claimed the game "
+                            "starts (its log gets an entry with `game_started`, and the bots that are due move). "
+                            "With an `Idempotency-Key` a retry gets the same seat and token.",
+                parameters=[IDEMPOTENCY]),
+    )
+    def join_game(game_id: str) -> Response:
+        return people.join(game, game_id)
+
+    for action, summary, description in (
+        ("start", "Start a waiting game now, with bots in its open seats",
+         "A seated person (the token of a person's seat) starts the waiting game without waiting for the "
+         "seats still open: each becomes a bot of the default level (`bot_seated`), the game starts "
+         "(`game_started`) and the bots that are due move. The answer is the caller's view, with the log "
+         "entries this request wrote."),
+        ("abort", "Call a waiting game off",
+         "A seated person calls the waiting game off before it starts: it is `finished`, unplayed, its "
+         "result's `termination` is `aborted`, and its log ends with `game_aborted`. The answer is the "
+         "caller's view, with the entry written."),
+    ):
+        _table_route(blp, built, game, prefix, action, summary, description)
+
+    @blp.route("/games/<string(maxlength=64):game_id>/rematch", methods=["POST"], endpoint="rematch",
+               parameters=[dict(GAME_ID)])
+    @_documented(
+        blp.response(201, Rematched, description="the next game, created by this call, and the caller's seat in it"),
+        blp.alt_response(200, schema=Rematched, description="the next game, which an earlier call created, and the "
+                                                            "caller's seat in it (the same token on every call)"),
+        *_alt(blp, P401, P404, P409_REMATCH, P503),
+        blp.doc(operationId=f"rematch{prefix}Game", summary="Play a finished game again, the same people",
+                description="A seat of a finished game asks for the next game: the same game, options, players, "
+                            "names and bot levels, a fresh deal, and whoever sat at seat s sits at seat "
+                            "(s + 1) mod players. The first call creates it (201), each later call takes the "
+                            "caller's seat in it (200); a repeated call answers the same token. It waits for "
+                            "every person of the finished game to call, or for one of them to start it (then bots "
+                            "take the seats still waiting). Every view of the finished game shows its "
+                            "`next_game_id`.",
+                security=BEARER),
+    )
+    def rematch_game(game_id: str) -> Response:
+        return rematch.rematch(game, game_id)
 
     replay = build_replay(engine, built)
 

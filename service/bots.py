@@ -24,6 +24,7 @@ otherwise cost a request over half a second of CPU.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,7 +38,7 @@ __all__ = ["DEFAULT_LEVEL", "LEGACY_LEVEL", "LEVELS", "MAX_BOT_MOVES", "BotPolic
 MAX_BOT_MOVES = 20_000
 
 
-def seat_level(seat: dict[str, Any]) -> str | None:
+def seat_level(seat: Mapping[str, Any]) -> str | None:
     """The bot level of a stored seat (``{"hash", "bot", "level"}``), None for a human's. A bot seat
     stored without a level was created before levels existed, when every bot played ``random``."""
     if not seat.get("bot"):

@@ -22,6 +22,8 @@ SEED = "example"
 #: Stand-ins for what is random in a real answer.
 GAME_ID = "PoVEs7M8_4UVkNzN"
 TOKEN = "seat-{seat}-token-from-create-keep-it-secret"
+#: The names of the example game's people, by seat.
+NAMES = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
 #: Stand-in times: when the example game was created, when its first move was made, when it was read.
 CREATED_AT = "2026-11-25T14:18:10.123Z"
 MOVED_AT = "2026-11-25T14:18:42.517Z"
@@ -54,17 +56,21 @@ def game_examples(game: Game) -> Examples:
 def _make(game: Game) -> Examples:
     engine = game.engine
     players = engine.players.start
-    request = {"players": players, "options": {}, "seed": SEED}
+    names = NAMES[:players]
+    request = {"players": players, "options": {}, "seed": SEED, "seats": [{"name": n} for n in names]}
     state = engine.new_game(players, {}, SEED)
-    tokens = [TOKEN.format(seat=i) for i in range(players)]
+    tokens = [auth.naming(GAME_ID, TOKEN.format(seat=i)) for i in range(players)]
     record = {  # as service.create writes it
         "schema": SCHEMA_VERSION, "format": engine.format, "game": engine.id, "game_id": GAME_ID,
         "players": players, "options": {}, "seed": SEED, "deck": None,
-        "seats": [{"hash": auth.token_hash(t), "bot": False} for t in tokens], "state": engine.encode(state),
-        "created_at": CREATED_AT, "updated_at": CREATED_AT,
+        "seats": [{"hash": auth.token_hash(t), "bot": False, "name": n} for t, n in zip(tokens, names, strict=True)],
+        "state": engine.encode(state), "created_at": CREATED_AT, "updated_at": CREATED_AT,
+        "listed": False, "invite": None, "lobby": None, "ended": None, "next_game_id": None,
     }
-    created = {"game_id": GAME_ID, "game": engine.id, "version": 0, "players": players,
-               "seats": [{"seat": i, "token": t, "bot": False, "level": None} for i, t in enumerate(tokens)]}
+    created = {"game_id": GAME_ID, "game": engine.id, "version": 0, "players": players, "status": "active",
+               "invite": None,
+               "seats": [{"seat": i, "token": t, "bot": False, "level": None, "name": n, "kind": "human"}
+                         for i, (t, n) in enumerate(zip(tokens, names, strict=True))]}
     seat = engine.to_move(state)[0]
     move = engine.legal_moves(state, seat)[0]
     after, events = engine.apply_events(state, seat, move)
@@ -73,8 +79,8 @@ def _make(game: Game) -> Examples:
     return Examples(
         create_request=request,
         created=created,
-        view={**view.body(game, record, 0, state, seat), "server_time": READ_AT},
+        view={**view.body(game, record, 0, state, seat, {seat}), "server_time": READ_AT},
         move_request={"version": 0, "move": move.to_json()},
-        moved={**view.body(game, moved_record, 1, after, seat), "entries": [entry], "server_time": MOVED_AT},
+        moved={**view.body(game, moved_record, 1, after, seat, {seat}), "entries": [entry], "server_time": MOVED_AT},
         log={"game_id": GAME_ID, "version": 1, "entries": [entry], "next_since": None},
     )

@@ -157,7 +157,8 @@ def _positions(game: Game, stored: Stored, raws: list[bytes], start: int) -> lis
             break
         try:
             e = loads_entry(raws[version], engine)
-            state = engine.apply(state, e["seat"], move_from_json(engine.move_types, e["move"]))
+            if e["move"] is not None:  # an entry of the table changes no card (engines.table)
+                state = engine.apply(state, e["seat"], move_from_json(engine.move_types, e["move"]))
         except (IllegalMove, UnknownSnapshot) as exc:
             raise _not_replayable(version + 1, str(exc)) from None
         at = e["at"]

@@ -45,6 +45,14 @@ def entry(game: Game, seat: int, move: Move, events: tuple[Event, ...], bot: boo
                   "redacted": redacted, "events": [e.to_json() for e in events], "at": timestamp()})
 
 
+def table_entry(game: Game, seat: int, events: list[Event], version: int) -> bytes:
+    """The stored log entry of something the table did, not a move (``engines.table``: a seat claimed,
+    the game started or called off): ``seat`` is who did it, ``move`` is null, and ``events`` say
+    what happened, the same for every viewer."""
+    return dumps({"format": game.engine.format, "version": version, "seat": seat, "bot": False, "move": None,
+                  "redacted": {}, "events": [e.to_json() for e in events], "at": timestamp()})
+
+
 def entry_for(game: Game, raw: bytes, seat: int | None) -> dict[str, Any]:
     """One stored log entry as ``seat`` (None: the spectator) may see it: the same for the log
     and the stream."""

@@ -17,10 +17,11 @@ from flask import Response, current_app
 from marshmallow import ValidationError
 
 from engines.core import Event, IllegalMove, Move
-from service import log, observability, view
+from service import log, observability, presence, table, view
 from service.bots import MAX_BOT_MOVES, RequestBots, seat_level
 from service.errors import ApiError
 from service.move_reader import ReadMove
+from service.presence import UNKNOWN, Presence
 from service.records import dumps, fingerprint, timestamp
 from service.runtime import Game, check_log_room, runtime
 from service.versions import Stored
@@ -42,16 +43,18 @@ def read_move(game: Game) -> ReadMove:
 
 def judge(game: Game, stored: Stored, seat: int, read: ReadMove) -> tuple[Move, Any, tuple[Event, ...]]:
     """The move, the state after it and its events, if ``seat`` may make the move of ``read`` now:
-    409 ``stale_version``/``game_over``/``log_full``/``not_your_turn`` or 422 ``illegal_move``
-    otherwise."""
+    409 ``stale_version``/``game_over``/``game_not_started``/``log_full``/``not_your_turn`` or 422
+    ``illegal_move`` otherwise."""
     engine = game.engine
     version = read.body.get("version")
     if version is not None and version != stored.version:
         raise ApiError(409, "stale_version", f"The game is at version {stored.version}, not {version}.",
                        current_version=stored.version)
     state = stored.state
-    if engine.result(state) is not None:
+    if engine.result(state) is not None or stored.record.get("ended") is not None:
         raise ApiError(409, "game_over", "The game has finished.", current_version=stored.version)
+    if table.waiting(stored.record):
+        raise table.not_started(stored.version)
     check_log_room(stored.version, 1)
     if seat not in engine.to_move(state):
         raise ApiError(409, "not_your_turn", f"Seat {seat} is not to move.", current_version=stored.version)
@@ -90,6 +93,18 @@ def play_bots(game: Game, record: Mapping[str, Any], state: Any, version: int) -
     return state, entries
 
 
+def answered(game: Game, record: Mapping[str, Any], version: int, state: Any, seat: int,
+             entries: list[bytes], here: Presence = UNKNOWN) -> tuple[dict[str, Any], bytes, bytes]:
+    """The answer to a request that wrote ``entries`` (a move and the bot moves after it; a seat
+    claimed; a start): the seat's new view (``here``: who is at the table), that view encoded, and the
+    answer's bytes, the view with ``entries`` as the log shows them to the seat (``server_time`` is
+    added as it leaves)."""
+    answer = view.body(game, record, version, state, seat, here.present)
+    view_bytes = dumps(answer)
+    shown = dumps([log.entry_for(game, raw, seat) for raw in entries])
+    return answer, view_bytes, b'%s,"entries":%s}' % (view_bytes[:-1], shown)
+
+
 def check(game: Game, game_id: str) -> Response:
     """Would the move be accepted now? The same answers as ``submit``, and nothing is written:
     the applied state is thrown away, so the answer says no more than "legal"."""
@@ -107,11 +122,14 @@ def submit(game: Game, game_id: str) -> Response:
     idem = None if key is None else f"move:{key}"
     read: ReadMove | None = None
     body_print = ""
+    here: Presence | None = None
     for _ in range(COMMIT_ATTEMPTS):
         stored = game.load(game_id)
         record = stored.record
-        seat = game.seat(record, required=True)
+        seat = game.seat(record, required=True, mark=False)
         assert seat is not None
+        if here is None:  # the mover is at the table; the answer shows who else is
+            here = presence.touch(rt.store, game_id, seat)
         if read is None:  # after the game and the seat: a stranger learns nothing from 422s
             read = read_move(game)
         if idem is not None:
@@ -129,12 +147,8 @@ def submit(game: Game, game_id: str) -> Response:
         new_version = stored.version + len(entries)
         # the version read stays as it was
         record = {**record, "state": engine.encode(after), "updated_at": timestamp()}
-        answer = view.body(game, record, new_version, after, seat)
-        view_bytes = dumps(answer)
-        # The answer is the view and the entries this request wrote, as the log shows them to the mover.
-        shown = dumps([log.entry_for(game, raw, seat) for raw in entries])
-        answer_bytes = b'%s,"entries":%s}' % (view_bytes[:-1], shown)
-        tag = etag(new_version, seat)
+        answer, view_bytes, answer_bytes = answered(game, record, new_version, after, seat, entries, here)
+        tag = etag(new_version, seat, f"p{here.mark}")
         # The kept answer embeds the view as encoded once: {"fingerprint", "view", "etag"}.
         idem_value = None if idem is None else (
             b'{"fingerprint":%s,"view":%s,"etag":%s}' % (dumps(body_print), answer_bytes, dumps(tag)))
@@ -142,7 +156,7 @@ def submit(game: Game, game_id: str) -> Response:
         if rt.store.commit(game_id, stored.version, snapshot, entries, rt.game_ttl, idem, idem_value):
             observability.moves_applied(engine.id, len(entries), answer["status"] == "finished")
             written = Stored(new_version, snapshot, record, engine, after)  # the next request starts here
-            written.views[seat] = view_bytes
+            written.views[(seat, here.mark)] = view_bytes
             rt.versions.keep(game_id, written)
             return json_response(view.timed(answer_bytes), 200, {"ETag": tag, **cache_headers(seat)})
         if read.body.get("version") is not None:

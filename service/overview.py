@@ -21,6 +21,7 @@ from service.wire import IDEMPOTENCY_KEY_MAX
 ERRORS: tuple[tuple[str, str, str], ...] = (
     ("400", "bad_request", "the body is not JSON, or not sent as `application/json`"),
     ("401", "unauthorized", "a seat token is missing where a seat is needed, or it is not a seat of this game"),
+    ("403", "bad_invite", "a join without the game's invite (the game is not listed) or with another one"),
     ("403", "fixed_deal_disabled", "`seed` or `deck` on create while the server does not allow fixed deals"),
     ("404", "game_not_found", "no such game under this game's path, or it expired"),
     ("404", "not_found", "no such route or file"),
@@ -29,8 +30,12 @@ ERRORS: tuple[tuple[str, str, str], ...] = (
     ("409", "stale_version", "the move's `version` is not the game's (`current_version` says where it is)"),
     ("409", "not_your_turn", "the seat is not to move"),
     ("409", "game_over", "the game has finished"),
+    ("409", "game_not_started", "a move (or its check) in a game that still waits for the people of its open seats"),
+    ("409", "no_open_seat", "a join when the seat asked for is not open, or the game has none left"),
+    ("409", "game_not_waiting", "a start or an abort of a game that has started or is over"),
     ("409", "log_full", "the game holds the most moves this server keeps of one game"),
-    ("409", "game_not_finished", "an export or a game's positions asked for before the game is over"),
+    ("409", "game_not_finished", "an export, a game's positions or a rematch asked for before the game is over "
+                                 "(or of a game called off unplayed)"),
     ("409", "not_replayable", "a stored game no longer plays under this release's rules, so it cannot be "
                               "shown move by move"),
     ("409", "unknown_snapshot_version", "the game was stored by a newer release (during an upgrade): retry"),
@@ -88,6 +93,19 @@ hash of it. Without a token, a `GET` answers as the spectator, who sees only wha
 table. The server plays the seats named in `bots` at a level ({levels}; `{DEFAULT_LEVEL}` by
 default), inside the request that gives them the turn.
 
+## People at the table
+
+- Create takes `seats`, one per player: `{{"name": "Ann"}}` (a person; the answer carries the token),
+  `{{"bot": "<level>"}}` or `{{"open": true}}` (`name` optional); names are 1-24 printable characters. A
+  game with open seats is `waiting` (no move yet: 409 `game_not_started`) and its create answer carries
+  an `invite`. `join<Game>Game` claims an open seat with the invite and a name (a `listed` game needs no
+  invite): the last seat claimed starts the game. A seated person may `start` it (bots take the open
+  seats) or `abort` it. The lobby, `list<Game>Games`, lists the listed games that wait.
+- Each person's seat says `connected`: at the table now (a stream, a long poll, or a request in the last
+  30 s). It moves no version but changes the view's `ETag`.
+- `rematch<Game>Game` with a seat token of a finished game creates (or joins) the next game, the same
+  people one seat on; `lookupGames` answers the games of up to 50 tokens, sent in the body.
+
 ## Views, versions and concurrency
 
 - A view is what one viewer may see: the game's `state` (other hands only as counts), the seats to move
@@ -96,8 +114,9 @@ default), inside the request that gives them the turn.
 - `version` counts the moves applied, bot moves included. A move may carry the `version` it was decided
   on: if the game has moved on, it is refused with 409 `stale_version` and nothing changes. Two moves at
   once on one game: exactly one applies, with the bot moves that follow it, in one atomic write.
-- A view has an `ETag` (the version and the viewer). Send it back in `If-None-Match`: 304 while nothing
-  changed; add `?wait=` (at most {LONG_POLL_MAX} s) to long-poll for the next move.
+- A view has an `ETag` (the version, the viewer, and who is at the table). Send it back in
+  `If-None-Match`: 304 while nothing changed; add `?wait=` (at most {LONG_POLL_MAX} s) to long-poll for
+  the next change.
 - Create and move take an `Idempotency-Key` (1-{IDEMPOTENCY_KEY_MAX} printable characters, say a UUID per
   intended request): a retry answers as the first request did (`Idempotent-Replayed: true`) and applies
   nothing twice; the same key with another body is 422 `idempotency_conflict`.

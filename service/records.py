@@ -1,9 +1,15 @@
 """The stored snapshot of one game: engine state plus the service's own facts, and its formats.
 
-A record is JSON: ``{"schema": 3, "format": n, "game", "game_id", "players", "options", "seed",
-"deck", "seats": [{"hash", "bot", "level"}], "state", "created_at", "updated_at"}`` (``level`` only on a
-bot seat; a bot seat without one, written before levels existed, plays ``random``; the times are RFC
-3339 UTC strings, ``timestamp``). ``schema`` versions this envelope (the service's part); ``format``
+A record is JSON: ``{"schema": 4, "format": n, "game", "game_id", "players", "options", "seed",
+"deck", "seats": [{"hash", "bot", "level", "name", "open", "reserved"}], "state", "created_at",
+"updated_at", "listed", "invite", "lobby", "ended", "next_game_id"}``. A seat is a person's
+(``hash``, the SHA-256 of its token), a bot's (``bot`` true, ``level``; a bot seat without one,
+written before levels existed, plays ``random``) or open (``open`` true, no hash yet; ``reserved`` for
+the person of a rematch's finished game); ``name`` only when one was given. ``listed``: the game shows
+in the lobby while it waits, as the lobby's member ``lobby``; ``invite``: the SHA-256 of the invite
+that claims its open seats (null when it had none); ``ended``: ``{"termination": "aborted", "at"}``
+once a waiting game was called off; ``next_game_id``: its rematch. The times are RFC 3339 UTC
+strings (``timestamp``). ``schema`` versions this envelope (the service's part); ``format``
 versions the game's ``state`` (the engine's ``format``). A log entry is ``{"format": n, "version",
 "seat", "bot", "move", "redacted", "events", "at"}`` (release 1 wrote neither ``format`` nor
 ``events``; ``at``, the time the move was applied, is missing from entries written before times
@@ -29,7 +35,9 @@ from engines.core import Engine, Migration, NewerFormat, migrate
 
 #: The envelope format this release writes. 1: the first release (no ``format``; every game's state
 #: in its format 1). 2: ``format`` names the state's format. 3: ``created_at`` and ``updated_at``.
-SCHEMA_VERSION = 3
+#: 4: the people at the table (named and open seats, ``listed``, ``invite``, ``lobby``, ``ended``,
+#: ``next_game_id``).
+SCHEMA_VERSION = 4
 
 
 class UnknownSnapshot(Exception):
@@ -76,7 +84,15 @@ def _envelope_2_to_3(record: dict[str, Any]) -> dict[str, Any]:
     return {**record, "schema": 3, "created_at": None, "updated_at": None}
 
 
-ENVELOPE_MIGRATIONS: Mapping[int, Migration] = {1: _envelope_1_to_2, 2: _envelope_2_to_3}
+def _envelope_3_to_4(record: dict[str, Any]) -> dict[str, Any]:
+    """Games written before people could name themselves, leave seats open or play again: every seat
+    was taken when the game was created and is unnamed; the game was never listed, has no invite, was
+    not called off and has no rematch."""
+    return {**record, "schema": 4, "listed": False, "invite": None, "lobby": None, "ended": None,
+            "next_game_id": None}
+
+
+ENVELOPE_MIGRATIONS: Mapping[int, Migration] = {1: _envelope_1_to_2, 2: _envelope_2_to_3, 3: _envelope_3_to_4}
 
 
 def loads_record(raw: bytes, engine: Engine) -> dict[str, Any]:

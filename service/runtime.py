@@ -18,7 +18,7 @@ from flask import current_app, request
 
 from engines.core import Engine
 from schemas.common import BuiltSchemas
-from service import auth, ratelimit
+from service import auth, presence, ratelimit
 from service.bots import BotPolicy
 from service.errors import ApiError
 from service.move_reader import MoveReader
@@ -104,10 +104,12 @@ class Game:
         return stored
 
     @staticmethod
-    def seat(record: Mapping[str, Any], required: bool) -> int | None:
+    def seat(record: Mapping[str, Any], required: bool, mark: bool = True) -> int | None:
         """The caller's seat by its bearer token; None for a spectator (no token) unless
         ``required``; 401 ``unauthorized`` for a token that is no seat of this game. A seat found
-        is counted by the rate limit for that seat, a refused token for the caller's address."""
+        is counted by the rate limit for that seat, a refused token for the caller's address, and,
+        unless ``mark`` is false (the caller marks it itself), marked present at the table
+        (``service.presence``)."""
         token = auth.bearer(request.headers.get("Authorization"))
         if token is None:
             if required:
@@ -120,4 +122,6 @@ class Game:
             raise ApiError(401, "unauthorized", "The seat token is not valid for this game.",
                            {"WWW-Authenticate": "Bearer"})
         ratelimit.seat_verified(token)
+        if mark:
+            presence.touch(runtime().store, record["game_id"], seat)
         return seat

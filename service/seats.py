@@ -1,16 +1,16 @@
-"""The seats of a view (``seats``): who sits at each seat of the table and what every table shows of
-it, the same shape for every game, so that a frontend draws the ring of seats without knowing the game.
+"""The seats of a view (``seats``): who sits at each seat of the table and what every table shows of it,
+the same shape for every game, so that a frontend draws the ring of seats without knowing the game.
 
-Who sits there comes from the stored record (a person or a bot, and the bot's level); the hand size
-and running score from the game (``Engine.seat_facts``). Until people can name themselves, a seat is
-named by ``default_name``: "Player 1" ... for people, the level's name for a bot ("Greedy bot").
-Nobody is marked present or absent yet (``connected`` is null) and there are no clocks (``clock`` is
-null); every seat of a game is taken when it is created (``status`` ``playing``).
+Who sits there comes from the stored record (a person, a bot and its level, or an open seat; the name
+given on create or join); the hand size and running score from the game (``Engine.seat_facts``); whether
+a person is at the table now from presence (``service.presence``). A seat nobody named is named by
+``default_name``: "Player 1" ... for people and open seats, the level's name for a bot ("Greedy bot").
+There are no clocks yet (``clock`` is null).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from service.bots import seat_level
@@ -29,11 +29,34 @@ def default_name(seat: int, level: str | None) -> str:
     return f"Player {seat + 1}" if level is None else f"{level.capitalize()} bot"
 
 
-def seats(stored: Sequence[dict[str, Any]], facts: Sequence[tuple[int, int | None]]) -> list[dict[str, Any]]:
-    """The view's ``seats``: one object per seat, from the record's ``seats`` (``service.records``)
-    and the game's ``seat_facts``."""
-    levels = [seat_level(entry) for entry in stored]
-    return [{"seat": seat, "name": default_name(seat, level), "kind": "human" if level is None else "bot",
-             "level": level, "status": "playing", "replaced_because": None, "connected": None,
-             "hand_count": hand_count, "score": score, "clock": None}
-            for seat, (level, (hand_count, score)) in enumerate(zip(levels, facts, strict=True))]
+def is_open(stored: Mapping[str, Any]) -> bool:
+    """A stored seat nobody has claimed yet (``{"hash": null, "bot": false, "open": true}``)."""
+    return bool(stored.get("open"))
+
+
+def kind(stored: Mapping[str, Any]) -> str:
+    """``human``, ``bot`` or ``open``: who plays a stored seat."""
+    if stored.get("bot"):
+        return "bot"
+    return "open" if is_open(stored) else "human"
+
+
+def name(seat: int, stored: Mapping[str, Any]) -> str:
+    """The seat's name: the one given, else ``default_name``."""
+    given = stored.get("name")
+    return given if given else default_name(seat, seat_level(stored))
+
+
+def seats(stored: Sequence[dict[str, Any]], facts: Sequence[tuple[int, int | None]],
+          present: Collection[int] | None = None) -> list[dict[str, Any]]:
+    """The view's ``seats``: one object per seat, from the record's ``seats`` (``service.records``),
+    the game's ``seat_facts`` and ``present``, the seats whose person is at the table now (None: not
+    known). ``connected`` is a person's only: null for a bot and an open seat."""
+    out = []
+    for seat, (entry, (hand_count, score)) in enumerate(zip(stored, facts, strict=True)):
+        who = kind(entry)
+        connected = None if who != "human" or present is None else seat in present
+        out.append({"seat": seat, "name": name(seat, entry), "kind": who, "level": seat_level(entry),
+                    "status": "waiting" if who == "open" else "playing", "replaced_because": None,
+                    "connected": connected, "hand_count": hand_count, "score": score, "clock": None})
+    return out

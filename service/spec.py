@@ -16,6 +16,7 @@ from apispec.ext.marshmallow import MarshmallowPlugin, OpenAPIConverter
 from apispec.ext.marshmallow.common import resolve_schema_instance
 
 from schemas.common import BotSeat, BotSeatField, CardField, MoveOneOf
+from schemas.people import SeatBot, SeatOpen, SeatPerson, SeatSpecField
 
 #: OpenAPI 3.0 has no null type: an object that admits only null.
 _NULL = {"type": "object", "nullable": True, "enum": [None]}
@@ -25,6 +26,7 @@ class _Converter(OpenAPIConverter):
     def init_attribute_functions(self) -> None:
         super().init_attribute_functions()
         self.add_attribute_function(_bot_seat2properties)
+        self.add_attribute_function(_seat_spec2properties)
 
     def field2property(self, field: Any) -> dict[str, Any]:
         """A card field as a reference to its game's card schema (with the field's own description
@@ -80,6 +82,13 @@ def _bot_seat2properties(self: _Converter, field: Any, **kwargs: Any) -> dict[st
     """An entry of ``bots``: a seat number or a ``BotSeat`` object."""
     if isinstance(field, BotSeatField):
         return {"oneOf": [{"type": "integer", "minimum": 0}, self.resolve_nested_schema(BotSeat)]}
+    return {}
+
+
+def _seat_spec2properties(self: _Converter, field: Any, **kwargs: Any) -> dict[str, Any]:
+    """An entry of ``seats``: a person, a bot or an open seat (each schema admits no other's keys)."""
+    if isinstance(field, SeatSpecField):
+        return {"oneOf": [self.resolve_nested_schema(s) for s in (SeatPerson, SeatBot, SeatOpen)]}
     return {}
 
 

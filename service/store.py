@@ -10,6 +10,14 @@ Both stores keep the same promises:
 Keys carry a hash tag on the game id (``cardtable:game:{<id>}``) so that one game's
 keys live on one slot of a Redis Cluster and the Lua scripts stay single-slot.
 
+The lobby of each kind of game (``cardtable:lobby:{<game>}``, ``service.lobby``) is a sorted set of
+the listed waiting games, one member per game (``<inverted creation µs>:<id>``, all scored 0, so
+that the members' order, lexical, is newest first and a page goes on from a member). On one server
+(or Sentinel's primary) the create that lists a game and the commit that ends its wait change the
+lobby in their own Lua script, in the same atomic step; on a Cluster the lobby lives on another slot,
+so the member is added just before the game is written and removed just after, and the lobby's
+reader checks each member against its game (``service.lobby``).
+
 With ``min_acks`` > 0 (CARDTABLE_MIN_REPLICA_ACKS) a create or commit is followed, on the
 same connection, by ``WAIT min_acks``: a write is only acknowledged to the client once that
 many replicas hold it, so a failover to one of them cannot lose it. When too few replicas
@@ -42,7 +50,7 @@ from typing import Any, Protocol
 from service.guard import Breaker, Gate, Late, Shared
 from service.live import LocalHub, RedisHub
 
-log = logging.getLogger("cardtable")
+log_ = logging.getLogger("cardtable")
 
 #: Connections to Redis per worker (CARDTABLE_REDIS_POOL) unless configured.
 POOL_SIZE = 32
@@ -69,24 +77,57 @@ class Loaded:
     snapshot: bytes
 
 
+@dataclass(frozen=True)
+class Listed:
+    """A game's member of its kind's lobby (``service.lobby``): which lobby, the member, and, when it
+    is added, how long the lobby lives and which members are too old to stay (greater than ``oldest``)."""
+
+    game: str
+    member: str
+    ttl: int = 0
+    oldest: str = ""
+
+
 class Store(Protocol):
     kind: str
+    #: The lobby changes in the very write of its game (else, a Cluster's: just before or after it).
+    atomic_lobby: bool
     hub: LocalHub  # rings this worker's waiters of a game when it has a new version (service.live)
 
     def ping(self) -> None: ...
 
     def create(self, game_id: str, snapshot: bytes, log: Sequence[bytes], ttl: int,
-               idem: str | None = None, idem_value: bytes | None = None) -> bool:
-        """Write a new game at version ``len(log)``; False if the id is taken."""
+               idem: str | None = None, idem_value: bytes | None = None, listed: Listed | None = None) -> bool:
+        """Write a new game at version ``len(log)``, and put it in ``listed``'s lobby; False if the id
+        is taken."""
         ...
 
     def load(self, game_id: str) -> Loaded | None: ...
 
+    def load_many(self, game_ids: Sequence[str]) -> list[Loaded | None]:
+        """``load`` of each game, in one round trip."""
+        ...
+
     def commit(self, game_id: str, expected: int, snapshot: bytes, log: Sequence[bytes], ttl: int,
-               idem: str | None = None, idem_value: bytes | None = None) -> bool:
+               idem: str | None = None, idem_value: bytes | None = None, unlisted: Listed | None = None) -> bool:
         """Replace the snapshot at version ``expected`` with ``snapshot`` at version
-        ``expected + len(log)``, appending ``log``; False (and nothing written) if the
-        stored version is not ``expected`` or the game is gone."""
+        ``expected + len(log)``, appending ``log``, and take ``unlisted`` out of its lobby; False
+        (and nothing written) if the stored version is not ``expected`` or the game is gone."""
+        ...
+
+    def presence(self, game_id: str, seat: int | None, ttl_ms: int) -> tuple[dict[int, int], int]:
+        """Mark ``seat`` (when one is given) at the table for ``ttl_ms`` from now, telling the game's
+        waiters when it was not; answer every seat marked, with the ms until its mark ends, and the
+        ms until the first mark ends (``service.presence``)."""
+        ...
+
+    def lobby(self, game: str, after: str | None, count: int, oldest: str) -> list[str]:
+        """Up to ``count`` members of ``game``'s lobby after ``after`` (from the first when None),
+        in order, once every member greater than ``oldest`` (a day old) is dropped."""
+        ...
+
+    def unlist(self, listed: Listed) -> None:
+        """Take a member out of its lobby (a reader found it stale)."""
         ...
 
     def log(self, game_id: str, start: int = 0, count: int | None = None) -> list[bytes]:
@@ -115,22 +156,34 @@ def idem_key(game_id: str, key: str) -> str:
     return f"cardtable:idem:{{{game_id}}}:{key}"
 
 
+def presence_key(game_id: str) -> str:
+    """Who is at a game's table: a sorted set of its seats, each scored by when its mark ends."""
+    return f"cardtable:presence:{{{game_id}}}"
+
+
+def lobby_key(game: str) -> str:
+    """The lobby of one kind of game: its listed waiting games."""
+    return f"cardtable:lobby:{{{game}}}"
+
+
 def events_channel(game_id: str) -> str:
     """The pub/sub channel told each new version of a game (hash-tagged: its slot's shard)."""
     return f"cardtable:events:{{{game_id}}}"
 
 
-# KEYS: game, log, idem (optional). ARGV: expected, new version, snapshot, ttl, idem value,
-# publish command (PUBLISH, or SPUBLISH on a cluster), channel, log entries...
+# KEYS: game, log, idem (the game's key when there is none), lobby (the game's key when the lobby is
+# not changed here). ARGV: expected, new version, snapshot, ttl, idem value, publish command (PUBLISH,
+# or SPUBLISH on a cluster), channel, the lobby member to remove (''), log entries...
 # The new version is published in the same script, so no commit is ever left untold.
 _COMMIT = """
 local cur = redis.call('HGET', KEYS[1], 'v')
 if not cur or cur ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 's', ARGV[3])
 redis.call('EXPIRE', KEYS[1], ARGV[4])
-for i = 8, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+for i = 9, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
 if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('EXPIRE', KEYS[2], ARGV[4]) end
-if KEYS[3] and ARGV[5] ~= '' then redis.call('SET', KEYS[3], ARGV[5], 'EX', ARGV[4]) end
+if ARGV[5] ~= '' then redis.call('SET', KEYS[3], ARGV[5], 'EX', ARGV[4]) end
+if ARGV[8] ~= '' then redis.call('ZREM', KEYS[4], ARGV[8]) end
 redis.call(ARGV[6], ARGV[7], ARGV[2])
 return 1
 """
@@ -148,17 +201,60 @@ end
 return v
 """
 
-# KEYS: game, log, idem (optional). ARGV: version, snapshot, ttl, idem value, publish command,
-# channel, log entries...
+# KEYS: game, log, idem (the game's key when there is none), lobby (the game's key when the lobby is
+# not changed here). ARGV: version, snapshot, ttl, idem value, publish command, channel, the lobby
+# member to add (''), the lobby's ttl, the oldest member it keeps, log entries...
 _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'v', ARGV[1], 's', ARGV[2])
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 redis.call('DEL', KEYS[2])
-for i = 7, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+for i = 10, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
 if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('EXPIRE', KEYS[2], ARGV[3]) end
-if KEYS[3] and ARGV[4] ~= '' then redis.call('SET', KEYS[3], ARGV[4], 'EX', ARGV[3]) end
+if ARGV[4] ~= '' then redis.call('SET', KEYS[3], ARGV[4], 'EX', ARGV[3]) end
+if ARGV[7] ~= '' then
+  redis.call('ZADD', KEYS[4], 0, ARGV[7])
+  redis.call('ZREMRANGEBYLEX', KEYS[4], '(' .. ARGV[9], '+')
+  redis.call('EXPIRE', KEYS[4], ARGV[8])
+end
 redis.call(ARGV[5], ARGV[6], ARGV[1])
+return 1
+"""
+
+# KEYS: a game's presence. ARGV: the seat to mark ('' for none), ttl ms, publish command, channel.
+# Returns the seats still marked and the ms each has left, flat. A seat that was not marked tells the
+# game's channel, so that its long polls and streams look again (their ETags name who is there).
+_PRESENCE = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if ARGV[1] ~= '' then
+  local was = redis.call('ZSCORE', KEYS[1], ARGV[1])
+  local ends = now + tonumber(ARGV[2])
+  if not was or tonumber(was) < ends then redis.call('ZADD', KEYS[1], ends, ARGV[1]) end
+  if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+  if not was then redis.call(ARGV[3], ARGV[4], 'presence') end
+end
+local out = {}
+local marked = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
+for i = 1, #marked, 2 do
+  out[#out + 1] = tonumber(marked[i])
+  out[#out + 1] = tonumber(marked[i + 1]) - now
+end
+return out
+"""
+
+# KEYS: a lobby. ARGV: the oldest member it keeps, where to start (a bound of ZRANGEBYLEX), count.
+_LOBBY = """
+redis.call('ZREMRANGEBYLEX', KEYS[1], '(' .. ARGV[1], '+')
+return redis.call('ZRANGEBYLEX', KEYS[1], ARGV[2], '+', 'LIMIT', 0, tonumber(ARGV[3]))
+"""
+
+# KEYS: a lobby. ARGV: a member, the lobby's ttl, the oldest member it keeps. (A cluster's add.)
+_LIST = """
+redis.call('ZADD', KEYS[1], 0, ARGV[1])
+redis.call('ZREMRANGEBYLEX', KEYS[1], '(' .. ARGV[3], '+')
+redis.call('EXPIRE', KEYS[1], ARGV[2])
 return 1
 """
 
@@ -185,6 +281,7 @@ class RedisStore:
         self.cluster = isinstance(client, RedisCluster)
         # Sharded pub/sub on a cluster: a game's channel lives on its slot's node, like its keys.
         self.publish = "SPUBLISH" if self.cluster else "PUBLISH"
+        self.atomic_lobby = not self.cluster
         self.min_acks = min_acks
         self.timeout = timeout
         # WAIT's own limit, in ms; kept below the socket timeout so WAIT answers first.
@@ -199,6 +296,9 @@ class RedisStore:
         self.hub: LocalHub = RedisHub(client, self.cluster, ready_timeout=timeout)
         self._commit = client.register_script(_COMMIT)
         self._create = client.register_script(_CREATE)
+        self._lobby = client.register_script(_LOBBY)
+        self._presence = client.register_script(_PRESENCE)
+        self._list = client.register_script(_LIST)
         self._get_replicated = client.register_script(_GET_REPLICATED)
 
     @staticmethod
@@ -286,7 +386,7 @@ class RedisStore:
                 result = fn(*args, **kw)
             except self._unanswered as exc:
                 if not isinstance(exc, self._own_limit) and breaker.failed(started):
-                    log.warning("store did not answer (%s): refusing store calls for %g s",
+                    log_.warning("store did not answer (%s): refusing store calls for %g s",
                                 exc.__class__.__name__, self.breaker_seconds)
                 raise StoreUnavailable(str(exc)) from None
             except self._errors as exc:
@@ -354,9 +454,22 @@ class RedisStore:
         self._call(self.client.ping)
 
     def create(self, game_id: str, snapshot: bytes, log: Sequence[bytes], ttl: int,
-               idem: str | None = None, idem_value: bytes | None = None) -> bool:
-        keys = [game_key(game_id), log_key(game_id)] + ([idem_key(game_id, idem)] if idem else [])
-        args = [len(log), snapshot, ttl, idem_value or b"", self.publish, events_channel(game_id), *log]
+               idem: str | None = None, idem_value: bytes | None = None, listed: Listed | None = None) -> bool:
+        game = game_key(game_id)
+        keys = [game, log_key(game_id), idem_key(game_id, idem) if idem else game, game]
+        member = b""
+        if listed is not None:
+            if self.cluster:
+                # Another slot: listed first, so that the game is never written unlisted; until the game
+                # is there (or if it never is) the lobby's reader passes the member over.
+                self._call(self._list, keys=[lobby_key(listed.game)], args=[listed.member, listed.ttl, listed.oldest],
+                           route=lobby_key(listed.game))
+            else:
+                keys[3], member = lobby_key(listed.game), listed.member.encode()
+        # Without an idem key, KEYS[3] is the game's own key: no idempotent answer may be written to it.
+        args = [len(log), snapshot, ttl, (idem_value or b"") if idem else b"", self.publish, events_channel(game_id),
+                member,
+                listed.ttl if listed else 0, listed.oldest if listed else "", *log]
         return self._write(self._create, keys, args)
 
     def load(self, game_id: str) -> Loaded | None:
@@ -366,12 +479,53 @@ class RedisStore:
             return None
         return Loaded(int(got[0]), got[1])
 
+    def load_many(self, game_ids: Sequence[str]) -> list[Loaded | None]:
+        if not game_ids:
+            return []
+
+        def read() -> list[Any]:
+            pipe = self.client.pipeline(transaction=False)
+            for game_id in game_ids:
+                pipe.hmget(game_key(game_id), ["v", "s"])
+            return list(pipe.execute())
+
+        got = self._call(read, route=game_key(game_ids[0]))
+        return [None if v is None or snap is None else Loaded(int(v), snap) for v, snap in got]
+
     def commit(self, game_id: str, expected: int, snapshot: bytes, log: Sequence[bytes], ttl: int,
-               idem: str | None = None, idem_value: bytes | None = None) -> bool:
-        keys = [game_key(game_id), log_key(game_id)] + ([idem_key(game_id, idem)] if idem else [])
-        args = [expected, expected + len(log), snapshot, ttl, idem_value or b"", self.publish,
-                events_channel(game_id), *log]
-        return self._write(self._commit, keys, args)
+               idem: str | None = None, idem_value: bytes | None = None, unlisted: Listed | None = None) -> bool:
+        game = game_key(game_id)
+        keys = [game, log_key(game_id), idem_key(game_id, idem) if idem else game, game]
+        member = b""
+        if unlisted is not None and not self.cluster:
+            keys[3], member = lobby_key(unlisted.game), unlisted.member.encode()
+        args = [expected, expected + len(log), snapshot, ttl, (idem_value or b"") if idem else b"", self.publish,
+                events_channel(game_id), member, *log]
+        written = self._write(self._commit, keys, args)
+        if written and unlisted is not None and self.cluster:
+            # Another slot: taken out just after; if this fails the lobby's reader drops the member.
+            try:
+                self.unlist(unlisted)
+            except StoreUnavailable:
+                log_.warning("a lobby member was left behind; the lobby's reader drops it")
+        return written
+
+    def presence(self, game_id: str, seat: int | None, ttl_ms: int) -> tuple[dict[int, int], int]:
+        key = presence_key(game_id)
+        got = self._call(self._presence, keys=[key],
+                         args=["" if seat is None else seat, ttl_ms, self.publish, events_channel(game_id)], route=key)
+        marked = {int(got[i]): int(got[i + 1]) for i in range(0, len(got), 2)}
+        return marked, min(marked.values(), default=0)
+
+    def lobby(self, game: str, after: str | None, count: int, oldest: str) -> list[str]:
+        key = lobby_key(game)
+        start = "-" if after is None else f"({after}"
+        got = self._call(self._lobby, keys=[key], args=[oldest, start, count], route=key)
+        return [m.decode() if isinstance(m, bytes) else m for m in got]
+
+    def unlist(self, listed: Listed) -> None:
+        key = lobby_key(listed.game)
+        self._call(self.client.zrem, key, listed.member, route=key)
 
     def log(self, game_id: str, start: int = 0, count: int | None = None) -> list[bytes]:
         key = log_key(game_id)
@@ -425,6 +579,7 @@ class MemoryStore:
     """
 
     kind = "memory"
+    atomic_lobby = True
 
     def __init__(self, clock: Any = time.monotonic, secret: str | None = None) -> None:
         self._lock = threading.Lock()
@@ -433,6 +588,8 @@ class MemoryStore:
         self._games: dict[str, tuple[int, bytes, float]] = {}
         self._logs: dict[str, list[bytes]] = {}
         self._idem: dict[tuple[str, str], tuple[bytes, float]] = {}
+        self._lobbies: dict[str, set[str]] = {}  # game -> its lobby's members (lexical order: newest first)
+        self._present: dict[str, dict[int, float]] = {}  # game id -> seat -> when its mark ends (clock)
         self._clock = clock
         self.hub = LocalHub()
 
@@ -450,7 +607,7 @@ class MemoryStore:
         return None
 
     def create(self, game_id: str, snapshot: bytes, log: Sequence[bytes], ttl: int,
-               idem: str | None = None, idem_value: bytes | None = None) -> bool:
+               idem: str | None = None, idem_value: bytes | None = None, listed: Listed | None = None) -> bool:
         with self._lock:
             if self._alive(game_id):
                 return False
@@ -459,6 +616,10 @@ class MemoryStore:
             self._logs[game_id] = list(log)
             if idem and idem_value:
                 self._idem[(game_id, idem)] = (idem_value, expires)
+            if listed is not None:
+                members = self._lobbies.setdefault(listed.game, set())
+                members.add(listed.member)
+                members -= {m for m in members if m > listed.oldest}
         self.hub.notify(game_id)
         return True
 
@@ -469,8 +630,11 @@ class MemoryStore:
             version, snapshot, _ = self._games[game_id]
             return Loaded(version, snapshot)
 
+    def load_many(self, game_ids: Sequence[str]) -> list[Loaded | None]:
+        return [self.load(game_id) for game_id in game_ids]
+
     def commit(self, game_id: str, expected: int, snapshot: bytes, log: Sequence[bytes], ttl: int,
-               idem: str | None = None, idem_value: bytes | None = None) -> bool:
+               idem: str | None = None, idem_value: bytes | None = None, unlisted: Listed | None = None) -> bool:
         with self._lock:
             if not self._alive(game_id) or self._games[game_id][0] != expected:
                 return False
@@ -479,6 +643,8 @@ class MemoryStore:
             self._logs.setdefault(game_id, []).extend(log)
             if idem and idem_value:
                 self._idem[(game_id, idem)] = (idem_value, expires)
+            if unlisted is not None:
+                self._lobbies.get(unlisted.game, set()).discard(unlisted.member)
         self.hub.notify(game_id)
         return True
 
@@ -495,6 +661,34 @@ class MemoryStore:
             if got is None or got[1] <= self._clock():
                 return None
             return got[0]
+
+    def presence(self, game_id: str, seat: int | None, ttl_ms: int) -> tuple[dict[int, int], int]:
+        now = self._clock()
+        with self._lock:
+            marks = {s: end for s, end in self._present.get(game_id, {}).items() if end > now}
+            new = seat is not None and seat not in marks
+            if seat is not None:
+                marks[seat] = max(marks.get(seat, 0.0), now + ttl_ms / 1000)
+            if marks:
+                self._present[game_id] = marks
+            else:
+                self._present.pop(game_id, None)
+            if len(self._present) > 100_000:  # bounded: forget the games nobody is at
+                self._present = {g: m for g, m in self._present.items() if max(m.values()) > now}
+        if new:
+            self.hub.notify(game_id)
+        marked = {s: max(1, int((end - now) * 1000)) for s, end in marks.items()}
+        return marked, min(marked.values(), default=0)
+
+    def lobby(self, game: str, after: str | None, count: int, oldest: str) -> list[str]:
+        with self._lock:
+            members = self._lobbies.get(game, set())
+            members -= {m for m in members if m > oldest}
+            return sorted(m for m in members if after is None or m > after)[:count]
+
+    def unlist(self, listed: Listed) -> None:
+        with self._lock:
+            self._lobbies.get(listed.game, set()).discard(listed.member)
 
     def secret(self) -> bytes:
         return self._secret

@@ -14,7 +14,7 @@ from typing import Any
 
 from flask import Response, request
 
-from service import ratelimit, slots
+from service import presence, ratelimit, slots
 from service.errors import ApiError
 from service.log import PAGE, entry_for
 from service.records import dumps
@@ -26,6 +26,8 @@ from service.wire import last_event_id, query_int
 #: requests between two such pages (``service.log.PAGE``).
 STREAM_BATCH = PAGE
 HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+#: The events after which a game's log takes no more entries: it was played out, or called off.
+ENDINGS = ("game_over", "game_aborted")
 
 
 def _over_rate(wait: int) -> bytes:
@@ -52,7 +54,8 @@ def events(game: Game, game_id: str) -> Response:
         return Response(_over_rate(wait), status=200, mimetype="text/event-stream", headers=HEADERS)
     held = slots.hold_stream()  # 429 over the caller's cap, before subscribing to anything
     bell = rt.store.hub.subscribe(game_id)  # before reading: a later commit rings it
-    over_at = stored.version if game.engine.result(stored.state) is not None else None
+    over = game.engine.result(stored.state) is not None or stored.record.get("ended") is not None
+    over_at = stored.version if over else None
     body = held.streaming(_stream(game, game_id, seat, start, over_at, bell, rt, charge, behind),
                           bell.close)  # even unstarted
     return Response(body, status=200, mimetype="text/event-stream", headers=HEADERS)
@@ -67,6 +70,9 @@ def _stream(game: Game, game_id: str, seat: int | None, last: int, over_at: int 
     ``ratelimit.REPLAY_PAGE`` entries, ``events`` having charged the first; over the rate limit
     the stream closes with ``retry:``."""
     deadline = time.monotonic() + rt.stream_max_seconds
+    # A seat's stream keeps it at the table: its mark outlasts two keep-alives, renewed at each wake.
+    hold = max(presence.PRESENCE_SECONDS, 2 * rt.stream_keepalive)
+    renew_at = time.monotonic()
     sent = 0
     replayed, paid = 0, ratelimit.REPLAY_PAGE if behind else 0  # entries caught up on, and paid for
     try:
@@ -85,7 +91,7 @@ def _stream(game: Game, game_id: str, seat: int | None, last: int, over_at: int 
                 entry = entry_for(game, raw, seat)
                 last = entry["version"]
                 frames.append(b"id: %d\nevent: entry\ndata: %s\n\n" % (last, dumps(entry)))
-                if any(e["type"] == "game_over" for e in entry["events"]):
+                if any(e["type"] in ENDINGS for e in entry["events"]):
                     over_at = last
             if frames:
                 yield b"".join(frames)  # one write per page, not one per entry
@@ -105,6 +111,9 @@ def _stream(game: Game, game_id: str, seat: int | None, last: int, over_at: int 
             left = deadline - time.monotonic()
             if left <= 0:
                 return
+            if seat is not None and time.monotonic() >= renew_at:
+                presence.touch(rt.store, game_id, seat, hold)
+                renew_at = time.monotonic() + hold / 3
             if not bell.wait(min(rt.stream_keepalive, left)):
                 yield b": keep-alive\n\n"
     except (StoreUnavailable, ApiError):

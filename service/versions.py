@@ -23,6 +23,8 @@ from engines.core import Engine
 #: for again. A version kept takes about 13 KiB (Sten) to 52 KiB (Kanaster, its decoded state and
 #: two views), so a worker keeps at most some 3-13 MiB.
 KEPT = 256
+#: Views kept per version: one per viewer and presence (who is at the table).
+VIEWS_KEPT = 32
 
 
 class Stored:
@@ -40,7 +42,8 @@ class Stored:
         self.engine = engine
         self._state = state
         self.record = record if state is None else {**record, "state": None}
-        self.views: dict[int | None, bytes] = {}  # seat (None: the spectator) -> the encoded view
+        #: (seat (None: the spectator), who is present) -> the encoded view
+        self.views: dict[Any, bytes] = {}
 
     @property
     def state(self) -> Any:
@@ -49,11 +52,13 @@ class Stored:
             self.record = {**self.record, "state": None}  # kept decoded, not twice
         return self._state
 
-    def view(self, seat: int | None, render: Callable[[], bytes]) -> bytes:
-        """The encoded view of ``seat``: rendered once."""
-        kept = self.views.get(seat)
+    def view(self, key: Any, render: Callable[[], bytes]) -> bytes:
+        """The encoded view named by ``key`` (the viewer and who is present): rendered once."""
+        kept = self.views.get(key)
         if kept is None:
-            kept = self.views[seat] = render()
+            if len(self.views) >= VIEWS_KEPT:  # presence comes and goes: a version keeps a few views only
+                self.views.clear()
+            kept = self.views[key] = render()
         return kept
 
 

@@ -9,44 +9,51 @@ rendered bytes as the answer leaves (``timed``)."""
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from flask import Response
 
-from service import seats, slots
+from service import presence, seats, slots, table
+from service.errors import ApiError
+from service.presence import Presence
 from service.records import dumps, timestamp
 from service.runtime import Game, runtime
+from service.versions import Stored
 from service.wire import cache_headers, etag, json_response, matches, query_int
 
 #: ``?wait=`` of a long poll: at most this many seconds.
 LONG_POLL_MAX = 30
 
 
-def body(game: Game, record: Mapping[str, Any], version: int, state: Any, seat: int | None) -> dict[str, Any]:
+def body(game: Game, record: Mapping[str, Any], version: int, state: Any, seat: int | None,
+         present: Collection[int] | None = None) -> dict[str, Any]:
     """The view of ``state`` at ``version`` for ``seat`` (None: the spectator): the game's facts,
-    the table's seats, the engine's view, and the seat's legal moves when it is to move. Without
-    ``server_time`` (``timed`` adds it to each answer)."""
+    the table's seats (``present``: the seats whose person is at the table now, None when not known),
+    the engine's view, and the seat's legal moves when it is to move. Without ``server_time``
+    (``timed`` adds it to each answer)."""
     engine = game.engine
-    result = engine.result(state)
-    to_move = engine.to_move(state)
+    result = table.result_json(engine, record, state)
+    status = table.status(record, result)
+    to_move = engine.to_move(state) if status == "active" else ()
     # Only a seat to move in a running game has moves: the engine lists () for any other.
-    legal = [m.to_json() for m in engine.legal_moves(state, seat)] if result is None and seat in to_move else []
+    legal = [m.to_json() for m in engine.legal_moves(state, seat)] if seat in to_move else []
     return {
         "game_id": record["game_id"],
         "game": engine.id,
         "version": version,
-        "status": "finished" if result is not None else "active",
+        "status": status,
         "players": record["players"],
         "seat": seat,
         "to_move": list(to_move),
-        "seats": seats.seats(record["seats"], engine.seat_facts(state)),
+        "seats": seats.seats(record["seats"], engine.seat_facts(state), present),
         "state": engine.view(state, seat),
         "legal_moves": legal,
-        "result": None if result is None else result.to_json(),
+        "result": result,
         "provisional": engine.provisional,
         "created_at": record["created_at"],
         "updated_at": record["updated_at"],
+        "next_game_id": record.get("next_game_id"),
     }
 
 
@@ -56,39 +63,64 @@ def timed(rendered: bytes) -> bytes:
     return b'%s,"server_time":"%s"}' % (rendered[:-1], timestamp().encode())
 
 
+def tag_of(stored: Stored, seat: int | None, here: Presence) -> str:
+    """The ETag of ``seat``'s view of ``stored`` with ``here`` at the table: the version, the viewer, the
+    shape, who is present and whether a rematch exists; none of the latter two moves the version."""
+    rematched = "n" if stored.record.get("next_game_id") else ""
+    return etag(stored.version, seat, f"p{here.mark}{rematched}")
+
+
+def rendered(game: Game, stored: Stored, seat: int | None, here: Presence) -> bytes:
+    """``seat``'s view of ``stored``, encoded once per version, viewer and presence."""
+    return stored.view((seat, here.mark), lambda: dumps(body(game, stored.record, stored.version, stored.state,
+                                                             seat, here.present)))
+
+
 def view(game: Game, game_id: str) -> Response:
     wait = query_int("wait", 0, 0, LONG_POLL_MAX)
     stored = game.load(game_id)
-    seat = game.seat(stored.record, required=False)
-    tag = etag(stored.version, seat)
+    seat = game.seat(stored.record, required=False, mark=False)
+    store = runtime().store
+    here = presence.touch(store, game_id, seat)  # marks the caller's seat and reads who is there, at once
+    tag = tag_of(stored, seat, here)
     if matches(tag):
-        if not (wait and long_poll(game_id, stored.version, min(wait, runtime().long_poll_max_seconds))):
+        wait_s = min(wait, runtime().long_poll_max_seconds)
+        if not (wait and long_poll(game, game_id, seat, tag, wait_s)):
             response = Response(status=304)
             response.headers.update({"ETag": tag, **cache_headers(seat)})
             return response
         stored = game.load(game_id)
-        tag = etag(stored.version, seat)
-    rendered = stored.view(seat, lambda: dumps(body(game, stored.record, stored.version, stored.state, seat)))
-    return json_response(timed(rendered), 200, {"ETag": tag, **cache_headers(seat)})
+        here = presence.touch(store, game_id, None)
+        tag = tag_of(stored, seat, here)
+    return json_response(timed(rendered(game, stored, seat, here)), 200, {"ETag": tag, **cache_headers(seat)})
 
 
-def long_poll(game_id: str, seen: int, wait: float) -> bool:
-    """``changed``, holding a stream slot of the caller while it waits (429 ``too_many_streams``)."""
+def long_poll(game: Game, game_id: str, seat: int | None, seen: str, wait: float) -> bool:
+    """``changed``, holding a stream slot of the caller while it waits (429 ``too_many_streams``), and
+    the caller's seat at the table for as long."""
     with slots.long_poll(wait):
-        return changed(game_id, seen, wait)
+        if seat is not None:
+            presence.touch(runtime().store, game_id, seat, presence.PRESENCE_SECONDS + wait)
+        return changed(game, game_id, seat, seen, wait)
 
 
-def changed(game_id: str, seen: int, wait: float) -> bool:
-    """Long polling: whether the game's version moved on from ``seen`` within ``wait`` seconds
-    (only the stored version is read while waiting; the caller reads the game once after)."""
+def changed(game: Game, game_id: str, seat: int | None, seen: str, wait: float) -> bool:
+    """Long polling: whether the ETag of ``seat``'s view moved on from ``seen`` within ``wait``
+    seconds: a new version, someone come or gone (a mark ending wakes it too), a rematch. The
+    caller reads the game once after."""
     deadline = time.monotonic() + wait
     store = runtime().store
     with store.hub.subscribe(game_id) as bell:
         while True:
-            loaded = store.load(game_id)  # after subscribing: no version slips between
-            if loaded is None or loaded.version != seen:
+            try:
+                stored = game.load(game_id)  # after subscribing: nothing slips between
+            except ApiError:
+                return True  # gone (or unreadable): the view says so
+            here = presence.touch(store, game_id, None)
+            if tag_of(stored, seat, here) != seen:
                 return True
             left = deadline - time.monotonic()
             if left <= 0:
                 return False
-            bell.wait(left)
+            # a mark that ends changes the ETag without a message: look again then
+            bell.wait(left if here.changes_in is None else min(left, here.changes_in + 0.05))

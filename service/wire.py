@@ -28,13 +28,14 @@ def json_response(body: Any, status: int = 200, headers: Mapping[str, str] | Non
 #: What a view holds, as this release draws it: part of every view's ETag, and changed whenever a
 #: release renames or adds view fields, so that a view a client cached before an upgrade is sent
 #: anew instead of confirmed with a 304 (the game's version alone would not have moved).
-VIEW_SHAPE = 2
+VIEW_SHAPE = 3
 
 
-def etag(version: int, seat: int | None) -> str:
-    """The ETag of a view: it names the game's version, the viewer (``s`` = spectator) and the
-    view's shape (``VIEW_SHAPE``)."""
-    return f'"{version}.{"s" if seat is None else seat}.{VIEW_SHAPE}"'
+def etag(version: int, seat: int | None, extra: str = "") -> str:
+    """The ETag of a view: it names the game's version, the viewer (``s`` = spectator), the view's
+    shape (``VIEW_SHAPE``) and ``extra``, what else the view shows that the version does not count
+    (who is at the table, ``service.presence``; a rematch, ``service.rematch``)."""
+    return f'"{version}.{"s" if seat is None else seat}.{VIEW_SHAPE}{"." + extra if extra else ""}"'
 
 
 def cache_headers(seat: int | None) -> dict[str, str]:

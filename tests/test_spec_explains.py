@@ -114,8 +114,9 @@ def test_every_example_is_valid_for_its_schema(spec: dict[str, Any]) -> None:
                     problems.append(f"{method} {path} {'/'.join(where)}: {error.message[:300]}")
                 checked += 1
     assert not problems, problems
-    # per game: create (request, answer), view, move (request, answer), check (request), log
-    assert checked == 7 * len(REGISTRY)
+    # per game: create (request, answer), view, move (request, answer), check (request), log, join (request);
+    # and the lookup's request
+    assert checked == 8 * len(REGISTRY) + 1
 
 
 def test_the_example_check_refuses_an_invalid_example(spec: dict[str, Any]) -> None:

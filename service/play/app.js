@@ -1,10 +1,13 @@
 // The web table's page: routes from the URL fragment, which browsers never send: #new=<game>,
-// #rules=<game>, #game=<id>&g=<game>&token=<seat token> (the token is kept in sessionStorage too),
+// #rules=<game>, #game=<id>&g=<game>&token=<seat token> (the token is kept by this browser too:
+// "your games"), #join=<id>&g=<game>[&invite=<invite>] (an invite link), #open (the open games),
 // #watch=<id>&g=<game>[&at=<move>] (a finished game watched again), else the lobby.
 
 import { catalogue } from "./api.js";
 import { byId, h, replace } from "./dom.js";
 import { lobby, rules, setup } from "./lobby.js";
+import { keepSeat, keptToken } from "./people.js";
+import { joinPage, openGames } from "./rooms.js";
 import { TableController } from "./table.js";
 import { WatchController } from "./watch.js";
 
@@ -25,15 +28,24 @@ async function route() {
     const newGame = params.get("new");
     const rulesOf = params.get("rules");
     const watched = params.get("watch");
-    if (watched && game) {
+    const joining = params.get("join");
+    if (joining && game) {
+      await joinPage(main, game, joining, params.get("invite"));
+    } else if (params.has("open")) {
+      await openGames(main);
+    } else if (watched && game) {
       const info = (await catalogue()).find((g) => g.game === game);
       table = new WatchController({ main, game, id: watched, title: info ? info.title : game,
         step: Number.parseInt(params.get("at") || "0", 10) || 0 });
       await table.start();
     } else if (id && game) {
       let token = params.get("token");
-      if (token) sessionStorage.setItem(`cardtable:token:${id}`, token);
-      else token = sessionStorage.getItem(`cardtable:token:${id}`);
+      if (token) {
+        sessionStorage.setItem(`cardtable:token:${id}`, token);
+        keepSeat(localStorage, { game, id, token });
+      } else {
+        token = sessionStorage.getItem(`cardtable:token:${id}`) || keptToken(localStorage, id);
+      }
       const info = (await catalogue()).find((g) => g.game === game);
       table = new TableController({ main, game, id, token, title: info ? info.title : game });
       await table.start();

@@ -8,7 +8,7 @@ import { gameOverText, meldsOf, meldsText, str, unlistedText } from "./words.js"
 
 /** @typedef {import("./types.js").Schemas} S */
 /** @typedef {S["ConquianView"]} View */
-/** @typedef {S["ConquianEvent"]} Event */
+/** @typedef {Exclude<S["ConquianEvent"], import("./types.js").TableEvent>} Event the game's own events (the table's read in people.js) */
 
 /** What the seat to move does now, by the view's phase. @type {Record<string, string>} */
 const PHASE = {

@@ -1,8 +1,12 @@
 // The history: each log entry as lines, its move and then what the move caused. The words come from
-// the entry's game (games.js); this module only walks the entries. Pure.
+// the entry's game (games.js), or, for an entry of the table (no move: a seat claimed, the game
+// started or called off), from people.js; this module only walks the entries. Pure.
+
+import { isTableEvent, TABLE_MOVE, tableEventText } from "./people.js";
 
 /** @typedef {import("./types.js").LogEntry} LogEntry */
 /** @typedef {import("./types.js").GameEvent} GameEvent */
+/** @typedef {import("./types.js").TableEvent} TableEvent */
 /** @typedef {import("./words.js").Namer} Namer */
 /** @typedef {import("./games.js").Game<any, any>} Game */
 /** @typedef {{version: number, who: string, move: string, events: string[]}} HistoryLine */
@@ -16,8 +20,8 @@ export function entryLines(entry, name, game) {
   return {
     version: entry.version,
     who: name(entry.seat),
-    move: game.moveText(entry.move, name),
-    events: events.map((e) => game.eventText(e, name)),
+    move: entry.move ? game.moveText(entry.move, name) : TABLE_MOVE,
+    events: events.map((e) => (isTableEvent(e) ? tableEventText(/** @type {TableEvent} */ (e), name) : game.eventText(e, name))),
   };
 }
 

@@ -8,7 +8,7 @@ import { codes, gameOverText, meldsOf, meldsText, num, plural, str, unlistedText
 
 /** @typedef {import("./types.js").Schemas} S */
 /** @typedef {S["KanasterView"]} View */
-/** @typedef {S["KanasterEvent"]} Event */
+/** @typedef {Exclude<S["KanasterEvent"], import("./types.js").TableEvent>} Event the game's own events (the table's read in people.js) */
 
 /** The count of a finished hand, column by column (the view's last_hand seats). */
 const COUNT = /** @type {const} */ (["red_threes", "table", "canastas", "going_out", "hand", "total"]);

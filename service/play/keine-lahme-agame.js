@@ -8,7 +8,7 @@ import { codes, gameOverText, num, str, unlistedText } from "./words.js";
 
 /** @typedef {import("./types.js").Schemas} S */
 /** @typedef {S["KeineLahmeAgameView"]} View */
-/** @typedef {S["KeineLahmeAgameEvent"]} Event */
+/** @typedef {Exclude<S["KeineLahmeAgameEvent"], import("./types.js").TableEvent>} Event the game's own events (the table's read in people.js) */
 /** @typedef {import("./words.js").Namer} Namer */
 
 /** What the seat to move does now, by the view's phase. @type {Record<string, string>} */

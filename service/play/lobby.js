@@ -1,10 +1,13 @@
-// The lobby (every game of the catalogue), the setup of a new game (players, seats, house rules)
-// and a game's rules page.
+// The lobby (every game of the catalogue, and the games this browser holds seats in), the setup of a
+// new game (your name, players, seats: bots, people, friends invited by a link; house rules) and a
+// game's rules page.
 
 import { catalogue, gamePath, json, newKey, problemText, raw } from "./api.js";
 import { focusHeading, h, replace } from "./dom.js";
 import { renderMarkdown } from "./markdown.js";
-import { botsOf, changedOptions, optionHelp, optionLabel } from "./options.js";
+import { changedOptions, optionHelp, optionLabel } from "./options.js";
+import { keepSeat, seatHash, seatsOf } from "./people.js";
+import { yourGamesEl } from "./rooms.js";
 
 /** @typedef {import("./types.js").OptionInfo} OptionInfo */
 /** @typedef {import("./types.js").Created} Created */
@@ -13,8 +16,11 @@ import { botsOf, changedOptions, optionHelp, optionLabel } from "./options.js";
 export async function lobby(main) {
   document.title = "cardtable: choose a game";
   const games = await catalogue();
-  replace(main, h("section", { class: "lobby", "aria-labelledby": "lobby-title" },
+  const yours = h("div", { "data-your-games-slot": true });
+  replace(main, yours, h("section", { class: "lobby", "aria-labelledby": "lobby-title" },
     h("h2", { id: "lobby-title" }, "Choose a game"),
+    h("p", null, "Or ", h("a", { href: "#open", "data-action": "open-games" }, "join an open game"),
+      " that someone listed."),
     h("ul", { class: "games" }, games.map((g) => h("li", { class: "game" },
       h("h3", null, g.title, g.provisional ? h("span", { class: "badge warn", title: "Some rules are a reconstruction (see the rules)" }, "provisional") : null),
       h("p", null, g.min_players === g.max_players ? `${g.min_players} players` : `${g.min_players}\u2013${g.max_players} players`),
@@ -23,6 +29,8 @@ export async function lobby(main) {
           onclick: () => { location.hash = `new=${encodeURIComponent(g.game)}`; } }, "New game"),
         " ", h("a", { href: `#rules=${encodeURIComponent(g.game)}` }, "Rules")))))));
   focusHeading(main);
+  const drawn = await yourGamesEl(games);
+  if (drawn) replace(yours, drawn);
 }
 
 /** @param {OptionInfo} o */
@@ -80,8 +88,9 @@ export async function setup(main, gameId, seed) {
           h("label", { for: `seat-${seat}` }, `Player ${seat + 1}`),
           h("select", { id: `seat-${seat}`, name: `seat-${seat}` },
             h("option", { value: "bot", selected: kind === "bot" }, "bot"),
-            h("option", { value: "human", selected: kind === "human" }, "a person (gets a link)")),
-          levels.length ? h("select", { name: `level-${seat}`, "aria-label": `Player ${seat + 1} bot level`, disabled: kind === "human" },
+            h("option", { value: "open", selected: kind === "open" }, "a friend (invite link)"),
+            h("option", { value: "human", selected: kind === "human" }, "a person (gets a seat link)")),
+          levels.length ? h("select", { name: `level-${seat}`, "aria-label": `Player ${seat + 1} bot level`, disabled: kind !== "bot" },
             levels.map((l) => h("option", { value: l, selected: (old.get(`level-${seat}`) || g.default_bot_level) === l }, `${l} bot`))) : null);
       }));
   };
@@ -91,12 +100,18 @@ export async function setup(main, gameId, seed) {
     const el = ev.target;
     if (!(el instanceof HTMLSelectElement) || !el.name.startsWith("seat-")) return;
     const level = seats.querySelector(`select[name="level-${el.name.slice(5)}"]`);
-    if (level instanceof HTMLSelectElement) level.disabled = el.value === "human";
+    if (level instanceof HTMLSelectElement) level.disabled = el.value !== "bot";
   });
   drawSeats();
+  const myName = /** @type {HTMLInputElement} */ (h("input", { id: "name", name: "name", maxlength: 24,
+    autocomplete: "nickname", value: localStorage.getItem("cardtable:name") || "", placeholder: "Player 1" }));
   const form = /** @type {HTMLFormElement} */ (h("form", { class: "setup", novalidate: true },
+    h("div", { class: "field" }, h("label", { for: "name" }, "Your name"), myName,
+      h("p", { class: "help" }, "Everyone at the table sees it (1\u201324 characters).")),
     h("div", { class: "field" }, h("label", { for: "players" }, `Players (${g.min_players}\u2013${g.max_players})`), players),
     h("fieldset", null, h("legend", null, "Seats"), seats),
+    h("div", { class: "field check" }, h("input", { type: "checkbox", id: "listed", name: "listed" }),
+      h("label", { for: "listed" }, "List it under open games, so that anyone may take a friend's seat")),
     g.options.length ? h("details", { class: "options house-rules" }, h("summary", null, `House rules (${g.options.length} options)`),
       g.options.map(optionField)) : null,
     h("details", { class: "options" }, h("summary", null, "Fixed deal (development servers)"),
@@ -113,13 +128,15 @@ export async function setup(main, gameId, seed) {
       status.textContent = `Choose ${g.min_players} to ${g.max_players} players.`;
       return;
     }
-    const bots = botsOf(n, (seat) => {
+    const seatList = seatsOf(n, myName.value, (seat) => {
       const kind = /** @type {HTMLSelectElement | null} */ (form.elements.namedItem(`seat-${seat}`));
       const level = /** @type {HTMLSelectElement | null} */ (form.elements.namedItem(`level-${seat}`));
-      return { person: Boolean(kind && kind.value === "human"), level: level ? level.value : null };
+      return { kind: kind ? kind.value : "bot", level: level ? level.value : null };
     });
+    const listed = /** @type {HTMLInputElement} */ (form.elements.namedItem("listed")).checked;
     /** @type {Record<string, unknown>} */
-    const body = { players: n, bots, options: changedOptions(g.options, formValues(form, g.options)) };
+    const body = { players: n, seats: seatList, listed, options: changedOptions(g.options, formValues(form, g.options)) };
+    if (myName.value.trim()) localStorage.setItem("cardtable:name", myName.value.trim());
     const seedValue = /** @type {HTMLInputElement} */ (form.elements.namedItem("seed")).value.trim();
     if (seedValue) body.seed = seedValue;
     status.textContent = "Dealing\u2026";
@@ -127,8 +144,10 @@ export async function setup(main, gameId, seed) {
       /** @type {Created} */
       const created = await json(gamePath(g.game), { method: "POST", body, headers: { "Idempotency-Key": newKey() } });
       sessionStorage.setItem(`cardtable:seats:${created.game_id}`, JSON.stringify(created.seats));
+      if (created.invite) localStorage.setItem(`cardtable:invite:${created.game_id}`, created.invite);
       const mine = created.seats[0];
-      location.hash = `game=${encodeURIComponent(created.game_id)}&g=${encodeURIComponent(g.game)}&token=${encodeURIComponent(mine.token || "")}`;
+      if (mine.token) keepSeat(localStorage, { game: g.game, id: created.game_id, token: mine.token });
+      location.hash = seatHash(g.game, created.game_id, mine.token).slice(1);
     } catch (err) {
       status.textContent = problemText(err);
     }

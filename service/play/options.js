@@ -31,19 +31,3 @@ export function changedOptions(options, values) {
   }
   return out;
 }
-
-/**
- * The bots of a new game: every seat but the player's (0) and the people's, at its level if the
- * game has levels.
- * @param {number} players @param {(seat: number) => {person: boolean, level: string | null}} seatChoice
- * @returns {(number | {seat: number, level: string})[]}
- */
-export function botsOf(players, seatChoice) {
-  /** @type {(number | {seat: number, level: string})[]} */
-  const bots = [];
-  for (let seat = 1; seat < players; seat++) {
-    const { person, level } = seatChoice(seat);
-    if (!person) bots.push(level ? { seat, level } : seat);
-  }
-  return bots;
-}

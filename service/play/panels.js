@@ -18,15 +18,18 @@ import { backEl, cardEl } from "./faces.js";
 /** @typedef {Record<string, unknown>} Move */
 
 /**
- * The ring of seats, the same for every game: each seat's name (a person's text, drawn as text), who
- * plays it, its cards in hand, its score where the game keeps one, its game's note, and whose turn it is.
+ * The ring of seats, the same for every game: each seat's name (a person's text, drawn as text), whether
+ * its person is at the table (a dot), who plays it, its cards in hand, its score where the game keeps one,
+ * its game's note, and whose turn it is.
  * @param {SeatRow[]} rows
  */
 export function seatsEl(rows) {
   return h("ul", { class: "seats", "aria-label": "Seats", "data-seats": true }, rows.map((r) => h("li", {
     class: "seat" + (r.moving ? " moving" : "") + (r.viewer ? " me" : ""), "aria-current": r.moving ? "true" : undefined,
     "data-ring-seat": r.seat, "data-kind": r.kind, "data-hand-count": r.count, "data-score": r.score === null ? undefined : r.score },
-  h("span", { class: "who" }, r.name),
+  h("span", { class: "who" }, r.connected === null ? null : h("span", { class: "dot" + (r.connected ? " on" : ""),
+    "data-connected": String(r.connected), role: "img", "aria-label": r.connected ? "at the table" : "away",
+    title: r.connected ? "at the table" : "away" }), r.name),
   h("span", { class: "kind muted" }, r.who),
   backEl(r.count, r.countLabel),
   r.score !== null ? h("span", { class: "score", title: "score" }, h("span", { class: "k" }, "score "), h("b", null, String(r.score))) : null,
@@ -41,8 +44,16 @@ export function summaryEl(s, onContinue) {
     onContinue ? h("button", { type: "button", "data-key": "dismiss", onclick: onContinue }, "Continue") : null);
 }
 
-/** @param {Outcome} o @param {string} game @param {string | null} watch the link that watches the game again (none while watching) */
-export function resultEl(o, game, watch) {
+/**
+ * @typedef {{label: string, go: (() => void) | null, href: string | null}} Rematch the result's offer of the
+ *   next game: a button (`go`) for a seat, a link (`href`) for a spectator
+ */
+
+/**
+ * @param {Outcome} o @param {string} game @param {string | null} watch the link that watches the game again (none
+ *   while watching, or for a game called off) @param {Rematch | null} [rematch]
+ */
+export function resultEl(o, game, watch, rematch = null) {
   return h("section", { class: "result panel", "data-result": o.status, "aria-labelledby": "result-title" },
     h("h3", { id: "result-title" }, o.headline),
     o.winners ? h("p", null, `Winners: ${o.winners}`) : null,
@@ -52,8 +63,11 @@ export function resultEl(o, game, watch) {
       h("li", { value: p.place }, p.names))) : null,
     o.scores.length ? h("table", { class: "scores" }, h("tbody", null, o.scores.map((s) => h("tr", null,
       h("td", null, s.name), h("td", { class: "num" }, String(s.score)))))) : null,
+    rematch ? h("p", { class: "actions" }, rematch.go
+      ? h("button", { type: "button", class: "primary", "data-action": "rematch", onclick: rematch.go }, rematch.label)
+      : h("a", { href: rematch.href || "#", "data-action": "rematch" }, rematch.label)) : null,
     h("p", null, watch ? h("a", { href: watch, "data-action": "watch-again" }, "Watch again") : null, watch ? " \u00b7 " : null,
-      h("a", { href: `#new=${encodeURIComponent(game)}` }, "Play again"), " \u00b7 ", h("a", { href: "#" }, "Lobby")));
+      h("a", { href: `#new=${encodeURIComponent(game)}` }, "New game"), " \u00b7 ", h("a", { href: "#" }, "Lobby")));
 }
 
 /**

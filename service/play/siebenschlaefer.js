@@ -7,7 +7,7 @@ import { codes, gameOverText, num, plural, unlistedText } from "./words.js";
 
 /** @typedef {import("./types.js").Schemas} S */
 /** @typedef {S["SiebenschlaeferView"]} View */
-/** @typedef {S["SiebenschlaeferEvent"]} Event */
+/** @typedef {Exclude<S["SiebenschlaeferEvent"], import("./types.js").TableEvent>} Event the game's own events (the table's read in people.js) */
 
 /** A pair's value as the played and reset events give it: null for a pair of aces, which frees the table. @param {number | null} value */
 const valueText = (value) => (value === null ? "aces: the table is free" : String(value));

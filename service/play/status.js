@@ -28,6 +28,7 @@ export const myTurn = (v) => v.status === "active" && mine(v);
 
 /** The turn line under the title. @param {View} v @param {Namer} name */
 export function turnText(v, name) {
+  if (v.status === "waiting") return "Waiting for players\u2026";
   if (v.status === "finished") return "The game is over.";
   if (mine(v)) return "Your turn.";
   return `${v.to_move.map(name).join(", ")} to move\u2026`;
@@ -35,19 +36,21 @@ export function turnText(v, name) {
 
 /** What a screen reader hears when the turn passes. @param {View} v @param {Namer} name */
 export function turnAnnouncement(v, name) {
+  if (v.status === "waiting") return "Waiting for players.";
   if (v.status === "finished") return "The game is over.";
   if (mine(v)) return "Your turn.";
   return `${v.to_move.map(name).join(", ")} to move.`;
 }
 
 /** Who is to move, as a key that changes when the turn passes. @param {View} v */
-export const turnKey = (v) => (v.status === "finished" ? "over" : v.to_move.join(","));
+export const turnKey = (v) => (v.status === "finished" ? "over" : v.status === "waiting" ? "waiting" : v.to_move.join(","));
 
 /**
  * @typedef {{seat: number, name: string, kind: string, who: string, count: number, countLabel: string,
- *   score: number | null, note: string | null, moving: boolean, viewer: boolean}} SeatRow
+ *   score: number | null, note: string | null, moving: boolean, viewer: boolean, connected: boolean | null}} SeatRow
  *   one seat as the ring shows it: its name, who plays it ("bot, greedy"), its cards in hand, its
- *   score (null where the game keeps none), one fact of its game, and whether it is to move
+ *   score (null where the game keeps none), one fact of its game, whether it is to move, and whether
+ *   its person is at the table (null: a bot's or open seat, or not known)
  */
 
 /** Who plays a seat, in words. @param {Seat} s */
@@ -69,6 +72,7 @@ export function seatRows(v, note, name) {
     seat: s.seat, name: name(s.seat), kind: s.kind, who: playedBy(s), count: s.hand_count,
     countLabel: `${s.hand_count} card${s.hand_count === 1 ? "" : "s"} in hand`, score: s.score ?? null,
     note: note(s.seat), moving: v.status === "active" && v.to_move.includes(s.seat), viewer: s.seat === v.seat,
+    connected: s.connected ?? null,
   }));
 }
 
@@ -88,7 +92,8 @@ export function outcome(v, name) {
   const ending = typeof detail.reason === "string" ? detail.reason : typeof detail.end === "string" ? detail.end : "";
   return {
     status: r.status,
-    headline: r.status === "aborted" ? "The game was stopped without a winner"
+    headline: r.termination === "aborted" ? "The game was called off before it started"
+      : r.status === "aborted" ? "The game was stopped without a winner"
       : v.seat !== null && r.winners.includes(v.seat) ? "You won!" : winners ? `${winners} won` : "Game over",
     winners,
     losers: r.losers.map(name).join(", "),

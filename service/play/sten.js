@@ -7,7 +7,7 @@ import { codes, gameOverText, str, unlistedText } from "./words.js";
 
 /** @typedef {import("./types.js").Schemas} S */
 /** @typedef {S["StenView"]} View */
-/** @typedef {S["StenEvent"]} Event */
+/** @typedef {Exclude<S["StenEvent"], import("./types.js").TableEvent>} Event the game's own events (the table's read in people.js) */
 
 /** @type {Record<string, string>} */
 const SUIT_NAME = { C: "Clubs \u2663", D: "Diamonds \u2666", H: "Hearts \u2665", S: "Spades \u2660" };

@@ -1,17 +1,20 @@
-// When the page needs the view again: decisions of the live table, from versions alone. A view
+// When the page needs the view again: decisions of the live table, from versions (and ETags). A view
 // names its version, and a log entry the version its move made. Pure.
 
 /** @typedef {import("./types.js").View} View */
 
 /**
  * How a view that arrived compares with the one shown: "newer" is drawn, "same" changes nothing
- * (the same version is the same view for the same seat), "older" (an answer overtaken by a later
- * one) is dropped.
- * @param {View | null} shown @param {View} arrived @returns {"newer" | "same" | "older"}
+ * (the same version is the same view for the same seat, unless its ETag says otherwise: who is at
+ * the table, or a rematch, changes no version), "older" (an answer overtaken by a later one) is
+ * dropped.
+ * @param {View | null} shown @param {View} arrived @param {string | null} [shownTag] @param {string | null} [arrivedTag]
+ * @returns {"newer" | "same" | "older"}
  */
-export function compareViews(shown, arrived) {
+export function compareViews(shown, arrived, shownTag = null, arrivedTag = null) {
   if (!shown || arrived.version > shown.version) return "newer";
-  return arrived.version === shown.version ? "same" : "older";
+  if (arrived.version < shown.version) return "older";
+  return shownTag && arrivedTag && shownTag !== arrivedTag ? "newer" : "same";
 }
 
 /**

@@ -14,6 +14,8 @@ import { entryLines, newEntries } from "./history.js";
 import { live } from "./live.js";
 import { arrangeMoves } from "./moves.js";
 import { handEl, historyItems, movesEl, resultEl, seatLinksEl, seatsEl, summaryEl } from "./panels.js";
+import { keepSeat, seatHash } from "./people.js";
+import { waitingEl } from "./rooms.js";
 import { myTurn, outcome, seatName, seatRows, turnAnnouncement, turnKey, turnText } from "./status.js";
 import { compareViews, viewBehind } from "./sync.js";
 
@@ -26,6 +28,8 @@ import { compareViews, viewBehind } from "./sync.js";
 
 /** Pages of the log read at most in one go (each up to the server's page size). */
 const LOG_PAGES = 50;
+/** How often the view is revalidated beside the stream: who is at the table (ms). */
+const REVALIDATE_MS = 10_000;
 
 export class TableController {
   /**
@@ -95,6 +99,18 @@ export class TableController {
       onView: (view, etag) => { this.setView(view, etag); this.readLog().catch((err) => this.lost(err)); },
       onPolling: () => { this.polling = true; this.readLog().catch((err) => this.lost(err)); },
     });
+    void this.revalidate();
+  }
+
+  /** Who is at the table changes no version, so the stream does not tell it: ask for the view now and
+   * then (a 304 while nothing changed), also after the game ended (a rematch may come). */
+  async revalidate() {
+    while (!this.abort.signal.aborted) {
+      await new Promise((resolve) => { const t = setTimeout(resolve, REVALIDATE_MS);
+        this.abort.signal.addEventListener("abort", () => { clearTimeout(t); resolve(undefined); }, { once: true }); });
+      if (this.abort.signal.aborted || this.polling || document.hidden) continue;
+      await this.refresh().catch(() => undefined);
+    }
   }
 
   /** A background request failed (the game expired, the server went away): say so, keep the table. @param {unknown} err */
@@ -161,7 +177,7 @@ export class TableController {
 
   /** Show a view that arrived, unless the one shown is as new. @param {View} view @param {string | null} etag */
   setView(view, etag) {
-    const order = compareViews(this.view, view);
+    const order = compareViews(this.view, view, this.etag, etag);
     if (order === "older") return;
     if (order === "same") { this.etag = etag || this.etag; return; }
     if (this.view) { this.sel = []; this.groups = []; this.target = null; this.asking = null; }
@@ -269,6 +285,8 @@ export class TableController {
     const summary = this.game.summary(v, name);
     const result = outcome(v, name);
     const moves = turn ? this.movesPanel(v) : null;
+    // a waiting game's cards are not in play yet, a game called off never had them in play
+    const unplayed = v.status === "waiting" || Boolean(v.result && v.result.termination === "aborted");
     const root = h("section", { class: "table", "data-table": true, "data-version": v.version, "data-status": v.status,
       "data-seat": v.seat === null ? "" : v.seat, "data-game": this.gameId, "aria-label": `${this.title} table` },
       h("header", { class: "tablehead" },
@@ -280,9 +298,11 @@ export class TableController {
       seatsEl(seatRows(v, (seat) => this.game.seatNote(v, seat), name)),
       summary && summary.key !== this.dismissed
         ? summaryEl(summary, v.status === "active" ? () => { this.dismissed = summary.key; this.draw(); } : null) : null,
-      result ? resultEl(result, this.gameId, `#watch=${encodeURIComponent(this.id)}&g=${encodeURIComponent(this.gameId)}`) : null,
-      boardEl(this.game.table(v, { name, aim: turn }), aim),
-      this.handPanel(v, turn),
+      result ? resultEl(result, this.gameId, v.result && v.result.termination === "aborted" ? null
+        : `#watch=${encodeURIComponent(this.id)}&g=${encodeURIComponent(this.gameId)}`, this.rematchOffer(v)) : null,
+      v.status === "waiting" ? this.waitingRoom(v) : null,
+      unplayed ? null : boardEl(this.game.table(v, { name, aim: turn }), aim),
+      unplayed ? null : this.handPanel(v, turn),
       moves,
       this.seatLinks(v),
       h("section", { class: "history", "aria-labelledby": "history-title" }, h("h3", { id: "history-title" }, "History"),
@@ -298,6 +318,74 @@ export class TableController {
   drawHistory() {
     const list = document.getElementById("history");
     if (list) replace(list, ...historyItems(this.history));
+  }
+
+  // --- the people at the table -----------------------------------------------------------------------
+
+  /** The waiting room of a game whose open seats wait for people. @param {View} v */
+  waitingRoom(v) {
+    const seated = v.seat !== null && Boolean(this.token);
+    return waitingEl(v, {
+      invite: localStorage.getItem(`cardtable:invite:${this.id}`), game: this.gameId, id: this.id, busy: this.sending,
+      start: seated ? () => { void this.tableAction("start"); } : null,
+      abort: seated ? () => { void this.tableAction("abort"); } : null,
+      copy: (link) => { void navigator.clipboard?.writeText(link).catch(() => undefined); this.message = "Invite link copied."; this.draw(); },
+    });
+  }
+
+  /** Start the waiting game now, or call it off; the answer is the new view. @param {"start" | "abort"} action */
+  async tableAction(action) {
+    if (!this.view || this.sending) return;
+    this.sending = true;
+    this.draw();
+    try {
+      /** @type {{body: View & {entries?: LogEntry[]}, etag: string | null}} */
+      const answer = await tagged(`${this.path}/${action}`, { method: "POST", token: this.token });
+      this.message = action === "start" ? "The game started." : "The game was called off.";
+      this.setView(answer.body, answer.etag);
+      const entries = answer.body.entries || [];
+      if (entries.length && entries[0].version === this.logVersion + 1) this.addEntries(entries);
+    } catch (err) {
+      this.message = problemText(err);
+      await this.refresh().catch(() => undefined);
+    } finally {
+      this.sending = false;
+      this.draw();
+      announce(this.message);
+      this.catchUp();
+    }
+  }
+
+  /**
+   * What the result offers the viewer: a rematch (a seat of a played game: create or join the next
+   * game), or, for a spectator, the next game once there is one.
+   * @param {View} v @returns {import("./panels.js").Rematch | null}
+   */
+  rematchOffer(v) {
+    if (v.result && v.result.termination === "aborted") return null;
+    const next = v.next_game_id || null;
+    if (v.seat !== null && this.token) {
+      return { label: next ? "Join the rematch" : "Rematch", go: () => { void this.rematch(); }, href: null };
+    }
+    return next ? { label: "Watch the rematch", go: null, href: seatHash(this.gameId, next, null) } : null;
+  }
+
+  /** Ask for the next game of this finished one and sit down in it. */
+  async rematch() {
+    if (this.sending) return;
+    this.sending = true;
+    try {
+      /** @type {import("./types.js").Rematched} */
+      const next = await json(`${this.path}/rematch`, { method: "POST", token: this.token });
+      keepSeat(localStorage, { game: this.gameId, id: next.game_id, token: next.token });
+      location.hash = seatHash(this.gameId, next.game_id, next.token).slice(1);
+    } catch (err) {
+      this.message = `No rematch: ${problemText(err)}`;
+      this.draw();
+      announce(this.message);
+    } finally {
+      this.sending = false;
+    }
   }
 
   /** @param {View} v @param {boolean} turn */

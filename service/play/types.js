@@ -18,6 +18,11 @@
 /** @typedef {Schemas["StenLogEntry"]} LogEntry */
 /** @typedef {Schemas["StenCreated"]} Created */
 /** @typedef {{type: string, [field: string]: unknown}} GameEvent */
+/** @typedef {Schemas["TableEventSeatTaken"] | Schemas["TableEventBotSeated"] | Schemas["TableEventGameStarted"] | Schemas["TableEventGameAborted"]} TableEvent */
+/** @typedef {Schemas["Lobby"]} Lobby */
+/** @typedef {Schemas["LookupAnswer"]} LookupAnswer */
+/** @typedef {Schemas["Joined"]} Joined */
+/** @typedef {Schemas["Rematched"]} Rematched */
 /** @typedef {Schemas["StenExport"] | Schemas["ConquianExport"] | Schemas["SiebenschlaeferExport"] | Schemas["KanasterExport"] | Schemas["KeineLahmeAgameExport"]} Export */
 /** @typedef {Export["entries"][number]} ExportEntry */
 /** @typedef {Schemas["StenPosition"] | Schemas["ConquianPosition"] | Schemas["SiebenschlaeferPosition"] | Schemas["KanasterPosition"] | Schemas["KeineLahmeAgamePosition"]} Position */

@@ -305,13 +305,16 @@ def test_a_flood_from_one_address_is_refused_by_nginx_before_gunicorn_sees_it(st
     elapsed = time.monotonic() - started
     other, _ = _raw(url, b"GET /v1/games HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "127.0.0.7")
     # the service answers carry its X-Request-Id; nginx's own refusals do not
-    refused = [(headers, body) for status, headers, body in answers if status == 429 and "x-request-id" not in headers]
-    assert len(refused) >= flood - burst - rate * elapsed - 1
-    for headers, body in refused:
+    refused = [(headers, json.loads(body)) for status, headers, body in answers
+               if status == 429 and "x-request-id" not in headers]
+    for headers, problem in refused:
         assert headers["content-type"] == "application/problem+json" and int(headers["retry-after"]) >= 1
-        problem = json.loads(body)
-        assert (problem["status"], problem["code"]) == (429, "rate_limited")
-        assert f"{rate} requests a second" in problem["detail"]
+        # past the burst the rate refuses; within it, on a slow machine the delayed requests can
+        # also reach the limit of requests in progress, which refuses the same way
+        assert problem["status"] == 429 and problem["code"] in ("rate_limited", "too_many_connections")
+    over_rate = [problem for _, problem in refused if problem["code"] == "rate_limited"]
+    assert len(over_rate) >= flood - burst - rate * elapsed - 1
+    assert all(f"{rate} requests a second" in problem["detail"] for problem in over_rate)
     seen = _requests_seen(upstream, "GET") - before
     assert seen <= burst + rate * elapsed + 3, f"gunicorn saw {seen} of the flood"  # + the scrape, the other
     assert other.startswith(b"HTTP/1.1 200 "), "another address is not affected"

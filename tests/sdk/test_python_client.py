@@ -167,3 +167,80 @@ def test_a_whole_sten_game_through_the_generated_client(python_sdk: ModuleType, 
     assert isinstance(over.parsed, StenMoveProblem) and over.parsed.code == "game_over"
     for client in (anonymous, *seats.values()):  # the server keeps connections alive: close ours
         client.get_httpx_client().close()
+
+
+def test_people_find_each_other_and_play_again_through_the_generated_client(python_sdk: ModuleType,
+                                                                             sdk_live_url: str) -> None:
+    """Ann creates a listed game with an open seat; Bo finds it in the lobby and joins it with the
+    invite; they play it out; Ann asks for a rematch (201) and Bo takes his seat in it (200, the same
+    token on a second call); a lookup finds both seats. Every call and answer through the typed client."""
+    from cardtable_client import AuthenticatedClient, Client
+    from cardtable_client.api.service import lookup_games
+    from cardtable_client.api.sten import (
+        create_sten_game,
+        get_sten_view,
+        join_sten_game,
+        list_sten_games,
+        rematch_sten_game,
+        submit_sten_move,
+    )
+    from cardtable_client.models import (
+        Joined,
+        JoinRequest,
+        Lobby,
+        LookupAnswer,
+        LookupItem,
+        LookupRequest,
+        Rematched,
+        SeatOpen,
+        SeatPerson,
+        StenCreated,
+        StenCreateRequest,
+        StenMoveRequest,
+        StenView,
+    )
+
+    anonymous = Client(base_url=sdk_live_url, raise_on_unexpected_status=True)
+    created = create_sten_game.sync(client=anonymous, body=StenCreateRequest(
+        players=2, seats=[SeatPerson(name="Ann"), SeatOpen(open_=True)], listed=True))
+    assert isinstance(created, StenCreated) and created.status.value == "waiting" and isinstance(created.invite, str)
+    ann = AuthenticatedClient(base_url=sdk_live_url, token=created.seats[0].token, raise_on_unexpected_status=True)
+
+    lobby = list_sten_games.sync(client=anonymous, limit=50)
+    assert isinstance(lobby, Lobby) and created.game_id in [g.game_id for g in lobby.games]
+    joined = join_sten_game.sync_detailed(created.game_id, client=anonymous,
+                                          body=JoinRequest(name="Bo", invite=created.invite))
+    assert joined.status_code == HTTPStatus.CREATED and isinstance(joined.parsed, Joined)
+    bo = AuthenticatedClient(base_url=sdk_live_url, token=joined.parsed.token, raise_on_unexpected_status=True)
+    seats = {0: ann, 1: bo}
+
+    rng = random.Random("sdk-people")
+    view = get_sten_view.sync(created.game_id, client=anonymous)
+    for _ in range(MAX_MOVES):
+        assert isinstance(view, StenView)
+        if view.status.value == "finished":
+            break
+        seat = view.to_move[0]
+        mine = get_sten_view.sync(created.game_id, client=seats[seat])
+        assert isinstance(mine, StenView) and [s.name for s in mine.seats] == ["Ann", "Bo"]
+        submit_sten_move.sync(created.game_id, client=seats[seat],
+                              body=StenMoveRequest(move=rng.choice(mine.legal_moves), version=mine.version))
+        view = get_sten_view.sync(created.game_id, client=anonymous)
+    assert isinstance(view, StenView) and view.status.value == "finished"
+
+    first = rematch_sten_game.sync_detailed(created.game_id, client=ann)
+    assert first.status_code == HTTPStatus.CREATED and isinstance(first.parsed, Rematched) and first.parsed.seat == 1
+    later = rematch_sten_game.sync_detailed(created.game_id, client=bo)
+    again = rematch_sten_game.sync_detailed(created.game_id, client=bo)
+    assert later.status_code == again.status_code == HTTPStatus.OK and isinstance(later.parsed, Rematched)
+    assert later.parsed.game_id == first.parsed.game_id and later.parsed.seat == 0
+    assert again.parsed == later.parsed  # the same token again
+    finished = get_sten_view.sync(created.game_id, client=anonymous)
+    assert isinstance(finished, StenView) and finished.next_game_id == first.parsed.game_id
+
+    found = lookup_games.sync(client=anonymous, body=LookupRequest(tokens=[first.parsed.token, "no-such-token"]))
+    assert isinstance(found, LookupAnswer) and isinstance(found.games[0], LookupItem) and found.games[1] is None
+    assert (found.games[0].game_id, found.games[0].seat, found.games[0].status.value) == (
+        first.parsed.game_id, 1, "active")
+    for client in (anonymous, ann, bo):
+        client.get_httpx_client().close()

@@ -5,7 +5,9 @@ For every game in ``engines.REGISTRY``, a game is played to its end (short-match
 human, random listed moves) through the Flask app on a real redis-server, and each create (201), view
 (200, seat and spectator), move (200), log (200), export (200; its 304 has none) and positions (200) body is validated,
 as are problem+json errors of each kind a client can provoke: 400, 401, 403, 404, 409 (stale_version,
-not_your_turn, game_over, game_not_finished), 413, 422 (validation_error) and 503 (store down).
+not_your_turn, game_over, game_not_finished), 413, 422 (validation_error) and 503 (store down). The
+people at a table too: seats on create, the lobby, join, start, abort (a waiting game's views and a
+called-off result), lookup and rematch, with their errors (bad_invite, no_open_seat, game_not_waiting).
 
 Validator: openapi-schema-validator's ``OAS30ReadValidator`` (it comes with openapi-spec-validator, a test
 extra already). Plain jsonschema would misread an OpenAPI 3.0 schema: it ignores ``nullable`` (so every
@@ -246,6 +248,90 @@ def test_a_game_and_its_errors_match_the_spec(game: str, sdk_app: Flask, checker
         ("get", exported): {200, 401, 404, 409},  # and the 304, documented without a body
         ("get", positions): {200, 401, 404, 409, 422},
     }, "a response kind was not provoked, or came back with another status"
+
+
+@pytest.mark.parametrize("game", sorted(REGISTRY))
+def test_the_people_at_a_table_and_their_errors_match_the_spec(game: str, sdk_app: Flask,
+                                                                checker: SpecChecker) -> None:
+    """Seats on create, the lobby, join, start and abort (a waiting game's views, its entries of the table,
+    a called-off result), lookup, a rematch asked too early, and each of their errors."""
+    engine = REGISTRY[game]
+    create, view, _, log = _paths(game)
+    join, start, abort, rematch = (f"{create}/{{game_id}}/{r}" for r in ("join", "start", "abort", "rematch"))
+    lookup = "/v1/games/lookup"
+    client: FlaskClient = sdk_app.test_client()
+    players = engine.players.stop - 1
+    seats = [{"name": "Ann"}, {"bot": "random", "name": "Robo"}] + [{"open": True}] * (players - 2)
+    if players == 2:
+        seats = [{"name": "Ann"}, {"open": True}]
+    games = []
+    for _ in range(2):
+        reply = client.post(create, json={"players": players, "seats": seats, "listed": True,
+                                          "options": _quick_options(engine)})
+        games.append(checker.check("post", create, reply))
+    first, second = games
+    url = f"{create}/{first['game_id']}"
+    ann = _auth(first["seats"][0]["token"])
+    checker.check("post", create, client.post(create, json={"players": players, "seats": [{"name": "\u202e"}]}))
+    checker.check("get", create, client.get(f"{create}?status=waiting&limit=50"))
+    checker.check("get", create, client.get(f"{create}?status=active"))
+    checker.check("get", view, client.get(url, headers=ann))  # waiting
+    # join: a bad invite, a bad name, a taken seat, no such game, not JSON; then a seat claimed
+    checker.check("post", join, client.post(f"{url}/join", json={"name": "Bo", "invite": "wrong"}))
+    checker.check("post", join, client.post(f"{url}/join", json={"name": "", "invite": first["invite"]}))
+    checker.check("post", join, client.post(f"{url}/join", json={"name": "Bo", "invite": first["invite"], "seat": 0}))
+    checker.check("post", join, client.post(f"{create}/nonexistent-game-id/join", json={"name": "Bo"}))
+    checker.check("post", join, client.post(f"{url}/join", data=b"{", content_type="application/json"))
+    bo = checker.check("post", join, client.post(f"{url}/join", json={"name": "Bo", "invite": first["invite"]}))
+    checker.check("get", log, client.get(f"{url}/log", headers=_auth(bo["token"])))
+    # lookup: a seat, made-up tokens; too many
+    checker.check("post", lookup, client.post(lookup, json={"tokens": [bo["token"], "made-up"]}))
+    checker.check("post", lookup, client.post(lookup, json={"tokens": ["x"] * 51}))
+    checker.check("post", lookup, client.post(lookup, data=b"tokens", content_type="application/json"))
+    # start and abort: without a token, the game started, a game called off
+    checker.check("post", start, client.post(f"{url}/start"))
+    if players > 2:  # an open seat is left
+        checker.check("post", start, client.post(f"{url}/start", headers=ann))  # bots take the open seats
+    checker.check("post", start, client.post(f"{url}/start", headers=ann))  # 409: started
+    checker.check("post", abort, client.post(f"{url}/abort", headers=ann))  # 409: started
+    checker.check("get", view, client.get(url))  # running
+    second_url = f"{create}/{second['game_id']}"
+    checker.check("post", abort, client.post(f"{second_url}/abort", headers=_auth(second["seats"][0]["token"])))
+    checker.check("get", view, client.get(second_url))  # called off: its result's detail is null
+    checker.check("get", log, client.get(f"{second_url}/log"))
+    # a rematch: of a running game, of a game called off, without a seat
+    checker.check("post", rematch, client.post(f"{url}/rematch", headers=ann))
+    checker.check("post", rematch, client.post(f"{second_url}/rematch", headers=_auth(second["seats"][0]["token"])))
+    checker.check("post", rematch, client.post(f"{url}/rematch"))
+    checker.check("post", rematch, client.post(f"{create}/nonexistent-game-id/rematch", headers=ann))
+
+    assert not checker.problems, f"{len(checker.problems)} mismatch(es):\n" + "\n".join(checker.problems)
+    assert checker.checked[("post", join)] == {201, 400, 403, 404, 409, 422}
+    assert checker.checked[("post", start)] >= {401, 409} and checker.checked[("post", abort)] == {200, 409}
+    assert checker.checked[("post", rematch)] == {401, 404, 409}
+    assert checker.checked[("post", lookup)] == {200, 400, 422}
+    assert checker.checked[("get", create)] == {200, 422}
+
+
+def test_a_rematch_matches_the_spec(sdk_app: Flask, checker: SpecChecker) -> None:
+    create, view, _, _ = _paths("sten")
+    client: FlaskClient = sdk_app.test_client()
+    created = checker.check("post", create, client.post(create, json={
+        "players": 2, "seats": [{"name": "Ann"}, {"name": "Bo"}], "options": {"max_turns": MAX_TURNS}}))
+    url = f"{create}/{created['game_id']}"
+    tokens = [s["token"] for s in created["seats"]]
+    rng = random.Random("spec-rematch")
+    while (spectator := client.get(url).json)["status"] != "finished":
+        seat = spectator["to_move"][0]
+        legal = client.get(url, headers=_auth(tokens[seat])).json["legal_moves"]
+        client.post(f"{url}/moves", json={"move": legal[rng.randrange(len(legal))]}, headers=_auth(tokens[seat]))
+    rematch = f"{create}/{{game_id}}/rematch"
+    first = checker.check("post", rematch, client.post(f"{url}/rematch", headers=_auth(tokens[0])))
+    checker.check("post", rematch, client.post(f"{url}/rematch", headers=_auth(tokens[1])))
+    checker.check("get", view, client.get(url))  # names its next game
+    checker.check("get", view, client.get(f"{create}/{first['game_id']}", headers=_auth(first["token"])))
+    assert not checker.problems, "\n".join(checker.problems)
+    assert checker.checked[("post", rematch)] == {200, 201}
 
 
 def test_fixed_deals_refused_and_store_down_match_the_spec(sdk_redis: RedisServer, checker: SpecChecker) -> None:

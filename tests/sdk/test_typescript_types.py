@@ -54,7 +54,7 @@ def test_typescript_types_generate_and_type_check(tmp_path: Path) -> None:
         members = re.findall(r'components\["schemas"\]\["(\w+)"\]', union.group(1))
         mapping = spec["components"]["schemas"][f"{prefix}Move"]["discriminator"]["mapping"]
         assert sorted(members) == sorted(ref.rsplit("/", 1)[1] for ref in mapping.values()), union.group(0)
-    assert "listGames: {" in text
+    assert "listGames: {" in text and "lookupGames: {" in text
 
     # What a TypeScript client relies on, checked by the compiler: each move kind is one member of the
     # union, narrowed by its `type` tag; an unknown tag is refused; a create body needs only `players`;
@@ -75,6 +75,19 @@ def test_typescript_types_generate_and_type_check(tmp_path: Path) -> None:
             f'export function {prefix}Moves(v: {s}["{prefix}View"]): {prefix}Move[] {{ return v.legal_moves; }}',
             f'export function {prefix}Result(v: {s}["{prefix}View"]): {s}["{prefix}Result"] | null '
             f'{{ return v.result; }}',
+            # the people at the table: seats on create, join, rematch, the lobby
+            f'export const {prefix}Seated: operations["create{prefix}Game"]["requestBody"] extends '
+            f'{{ content: {{ "application/json": infer B }} }} ? B : never = '
+            '{ players: 3, listed: true, seats: [{ name: "Ann" }, { bot: "greedy" }, { open: true }] };',
+            f'export const {prefix}Join: operations["join{prefix}Game"]["requestBody"] extends '
+            f'{{ content: {{ "application/json": infer B }} }} ? B : never = {{ invite: "x", name: "Bo" }};',
+            f'export function {prefix}Joined(a: operations["join{prefix}Game"]["responses"][201]["content"]'
+            f'["application/json"]): string {{ return a.token; }}',
+            f'export function {prefix}Rematched(a: operations["rematch{prefix}Game"]["responses"][201]["content"]'
+            f'["application/json"]): [string, number, string] {{ return [a.game_id, a.seat, a.token]; }}',
+            f'export function {prefix}Next(v: {s}["{prefix}View"]): string | null {{ return v.next_game_id; }}',
+            f'export function {prefix}Lobby(l: operations["list{prefix}Games"]["responses"][200]["content"]'
+            f'["application/json"]): string[] {{ return l.games.map((g) => g.game_id); }}',
         ]
     check = tmp_path / "check.ts"
     check.write_text("\n".join(lines) + "\n")

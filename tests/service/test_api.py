@@ -115,6 +115,7 @@ def test_etag_names_version_and_seat_and_if_none_match_answers_304(client: Flask
     b = client.get(path, headers=auth(body["seats"][1]["token"]))
     spectator = client.get(path)
     assert len({a.headers["ETag"], b.headers["ETag"], spectator.headers["ETag"]}) == 3
+    a = client.get(path, headers=auth(body["seats"][0]["token"]))  # seat 1 came meanwhile: another ETag
     again = client.get(path, headers={**auth(body["seats"][0]["token"]), "If-None-Match": a.headers["ETag"]})
     assert again.status_code == 304 and again.data == b""
     other = client.get(path, headers={**auth(body["seats"][1]["token"]), "If-None-Match": a.headers["ETag"]})

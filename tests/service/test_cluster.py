@@ -108,3 +108,53 @@ def test_streams_on_a_cluster_use_sharded_pub_sub_and_miss_nothing(cluster, clus
     masters = {RedisCluster.from_url(cluster.url).get_node_from_key(f"cardtable:game:{{{gid}}}").port
                for gid, _ in games}
     assert len(masters) > 1
+
+
+def test_the_lobby_is_right_on_a_cluster_where_it_lives_on_another_slot_than_its_games(cluster, cluster_url) -> None:
+    """The lobby's set and the games lie on different slots (and masters): the set changes just
+    before a listed game is written and just after its wait ends, and the reader checks each member
+    against its game, dropping the stale ones."""
+    import json
+
+    from service.lobby import SETTLING, member
+
+    client = Client(cluster_url)
+    game = "siebenschlaefer"  # no other test lists one
+    lobby = f"cardtable:lobby:{{{game}}}"
+    nodes = RedisCluster.from_url(cluster.url)
+    made = [client.post(f"/v1/{game}/games", {"players": 2, "listed": True,
+                                              "seats": [{"name": f"C{n}"}, {"open": True}]}).json for n in range(8)]
+    assert {nodes.keyslot(f"cardtable:game:{{{g['game_id']}}}") for g in made} != {nodes.keyslot(lobby)}
+
+    def listed() -> list[str]:
+        out, cursor = [], None
+        while True:
+            page = client.get(f"/v1/{game}/games?limit=3" + (f"&cursor={cursor}" if cursor else "")).json
+            out += [g["game_id"] for g in page["games"]]
+            cursor = page["next_cursor"]
+            if cursor is None:
+                return out
+
+    ids = [g["game_id"] for g in made]
+    assert [i for i in listed() if i in ids] == ids[::-1]
+    joined = made[0]
+    assert client.post(f"/v1/{game}/games/{joined['game_id']}/join", {"name": "Bo"}).status == 201
+    assert joined["game_id"] not in listed()
+    # members gone stale however it came about: a game expired, a removal that never ran after a start
+    expired, started = made[1], made[2]
+    record = json.loads(nodes.hget(f"cardtable:game:{{{started['game_id']}}}", "s"))
+    start = client.post(f"/v1/{game}/games/{started['game_id']}/start", {}, token=started["seats"][0]["token"])
+    assert start.status == 200
+    nodes.zadd(lobby, {record["lobby"]: 0})  # as if the removal after the start had failed
+    expired_member = json.loads(nodes.hget(f"cardtable:game:{{{expired['game_id']}}}", "s"))["lobby"]
+    nodes.delete(f"cardtable:game:{{{expired['game_id']}}}")
+    settling = member("NotYetWritten1", time.time())  # a game written just after its member: not yet there
+    old = member("NeverWritten22", time.time() - SETTLING - 5)
+    nodes.zadd(lobby, {settling: 0, old: 0})
+    shown = listed()
+    assert not {expired["game_id"], started["game_id"], "NotYetWritten1", "NeverWritten22"} & set(shown)
+    assert [i for i in shown if i in ids] == [g["game_id"] for g in made[3:]][::-1]
+    assert nodes.zscore(lobby, record["lobby"]) is None  # its game does not wait: dropped
+    assert nodes.zscore(lobby, old) is None  # its game never came: dropped
+    # a member younger than SETTLING whose game is not there is passed over, not dropped: it may still come
+    assert nodes.zscore(lobby, settling) is not None and nodes.zscore(lobby, expired_member) is not None

@@ -186,7 +186,9 @@ def test_positions_show_every_position_with_every_hand_open(client: FlaskClient,
     times = [export["created_at"]] + [e["at"] for e in export["entries"]]
     assert [p["view"]["updated_at"] for p in positions] == times, "each position as it stood after its move"
     assert all(t is not None for t in times)
-    same = {"seat": None, "legal_moves": [], "updated_at": times[-1], "server_time": last["view"]["server_time"]}
+    same = {"seat": None, "legal_moves": [], "updated_at": times[-1], "server_time": last["view"]["server_time"],
+            # who was at the table then is not kept: a position knows no presence
+            "seats": [{**seat, "connected": None} for seat in final["seats"]]}
     assert last["view"] == {**final, **same}  # the spectator's view of the end
     seat0 = client.get(f"/v1/{game}/games/{gid}", headers=auth(str(tokens[0]))).json
     assert last["hands"][0] == seat0["state"]["hand"]  # the seat's own hand, as its view shows it

@@ -193,3 +193,27 @@ def test_the_limit_holds_across_two_workers(redis_server) -> None:
         limited = call(url, "GET", "/v1/games")
         assert limited.status == 429 and limited.body["code"] == "rate_limited"
         assert call(url, "GET", "/healthz").status == 200
+
+
+def test_the_routes_of_the_people_at_a_table_are_limited_like_the_others(redis_server) -> None:
+    """The lobby, lookup and join count for the caller's address; start, abort and rematch, which take a
+    seat's token, for that seat. Over the limit each answers 429 ``rate_limited`` and changes nothing."""
+    client = _app(redis_server.url, rate="100/m").test_client()
+    setup = _addr()
+    created = client.post("/v1/sten/games", json={"players": 3, "seats": [{"name": "Ann"}, {"open": True},
+                                                                          {"open": True}]}, environ_base=setup).json
+    path = f"/v1/sten/games/{created['game_id']}"
+    limited = _app(redis_server.url, rate="2/m").test_client()
+    for method, route, body in (("GET", "/v1/sten/games", None), ("POST", "/v1/games/lookup", {"tokens": []}),
+                                ("POST", f"{path}/join", {"name": "Bo", "invite": "not-it"})):
+        env = _addr()
+        answers = [limited.open(route, method=method, json=body, environ_base=env).status_code for _ in range(3)]
+        assert answers[2] == 429 and 429 not in answers[:2], (route, answers)
+    seat = {"Authorization": f"Bearer {created['seats'][0]['token']}"}
+    env = _addr()
+    answers = [limited.post(f"{path}/rematch", headers=seat, environ_base=env).status_code for _ in range(2)]
+    assert answers == [409, 409]  # the game is not finished; each counted for the seat
+    for route in ("start", "abort", "rematch"):
+        over = limited.post(f"{path}/{route}", headers=seat, environ_base=_addr())
+        assert over.status_code == 429 and over.json["code"] == "rate_limited", route
+    assert client.get(path, environ_base=setup).json["status"] == "waiting"  # nothing was started or called off

@@ -64,8 +64,12 @@ def test_every_view_carries_the_seats_in_one_shape(client: FlaskClient, game: st
         assert [(s["kind"], s["level"], s["name"]) for s in seats if s["seat"] == players - 1] == [
             ("bot", "random", "Random bot")]
         assert all(s["level"] is None for s in human)
-        assert all((s["status"], s["replaced_because"], s["connected"], s["clock"]) == ("playing", None, None, None)
+        assert all((s["status"], s["replaced_because"], s["clock"]) == ("playing", None, None) for s in seats)
+        # who is at the table: a person's seat says, a bot's has nobody to be there
+        assert all(isinstance(s["connected"], bool) if s["kind"] == "human" else s["connected"] is None
                    for s in seats)
+        if answer["seat"] is not None:
+            assert seats[answer["seat"]]["connected"] is True
         if engine.scoring == "none":
             assert all(s["score"] is None for s in seats)
         else:

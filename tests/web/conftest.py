@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import logging
 import os
-import shutil
-import tempfile
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -62,21 +60,32 @@ class Watch:
 
 
 @pytest.fixture(scope="session")
-def browser_context() -> Iterator[Any]:
+def chromium() -> Iterator[Any]:
+    """Debian's chromium, once per session: each browser context of it is a browser of its own to the
+    pages (its own storage and cache), as two people's browsers are."""
     if not Path(CHROMIUM).exists():
         if os.environ.get("CI"):
             pytest.fail(f"CI is set and {CHROMIUM} is missing (apt-get install chromium)")
         pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
     sync_api = pytest.importorskip("playwright.sync_api")
-    profile = tempfile.mkdtemp(prefix="cardtable-chromium-")
     with sync_api.sync_playwright() as p:
-        context = p.chromium.launch_persistent_context(
-            profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True,
-            viewport={"width": 1200, "height": 900}, service_workers="block")
-        context.set_default_timeout(15_000)
-        yield context
-        context.close()
-    shutil.rmtree(profile, ignore_errors=True)
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+def new_context(chromium: Any) -> Any:
+    """A fresh browser context at desktop size: its own storage, cache and cookies."""
+    context = chromium.new_context(viewport={"width": 1200, "height": 900}, service_workers="block")
+    context.set_default_timeout(15_000)
+    return context
+
+
+@pytest.fixture(scope="session")
+def browser_context(chromium: Any) -> Iterator[Any]:
+    context = new_context(chromium)
+    yield context
+    context.close()
 
 
 @pytest.fixture()

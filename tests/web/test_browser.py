@@ -297,7 +297,7 @@ def test_lobby_setup_and_a_turn_by_keyboard(base_url: str, new_page: Any) -> Non
     assert page.locator('select[name="level-2"]').is_disabled()
     with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/v1/kanaster/games")) as created:
         page.click('[data-action="start"]')
-    assert created.value.post_data_json["bots"] == [{"seat": 1, "level": "random"}]
+    assert created.value.post_data_json["seats"] == [{"name": "Player 1"}, {"bot": "random"}, {"name": "Player 3"}]
     page.wait_for_selector('[data-seat-link="2"]')
 
     # a turn of Sten by keyboard alone: Enter on the lobby button and on start, Space on a card, Enter on a move

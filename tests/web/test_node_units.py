@@ -115,13 +115,32 @@ def play(client: FlaskClient, game: str, players: int, seed: int) -> dict[str, l
     return {"views": views[:60], "entries": log(client, base, token) + log(client, base, None)}
 
 
+def at_the_table(client: FlaskClient, game: str, players: int) -> dict[str, list[Any]]:
+    """The table's own events in a game: waiting games that a person joins, that their creator starts (bots
+    take the seats still open), and that their creator calls off."""
+    seats = [{"name": "P1"}] + [{"open": True}] * (players - 1)
+    views, entries = [], []
+    for action in ("join", "start", "abort"):
+        created = call(client, "POST", f"/v1/{game}/games", body={"players": players, "seats": seats, "seed": "table"})
+        base, token = f"/v1/{game}/games/{created['game_id']}", created["seats"][0]["token"]
+        views.append(call(client, "GET", base, token))
+        if action == "join":
+            call(client, "POST", f"{base}/join", body={"invite": created["invite"], "name": "P2 <b>joined</b>"})
+            views.append(call(client, "GET", base, token))
+        else:
+            views.append(call(client, "POST", f"{base}/{action}", token))
+        entries += log(client, base, token) + log(client, base, None)
+    return {"views": views, "entries": entries}
+
+
 def real_games() -> dict[str, dict[str, list[Any]]]:
     """Per game: views and log entries of seeded games, until every event type of the spec occurred."""
     client = create_app(Settings(allow_fixed_deals=True, request_log=False), store=MemoryStore()).test_client()
     out: dict[str, dict[str, list[Any]]] = {}
     for game, engine in REGISTRY.items():
         wanted, seen = spec_event_types(game), set()
-        sample: dict[str, list[Any]] = {"views": [], "entries": []}
+        sample = at_the_table(client, game, engine.players.stop - 1)
+        seen |= {e["type"] for entry in sample["entries"] for e in entry["events"]}
         for seed in range(GAMES_PER_SIZE):
             for players in engine.players:
                 if wanted <= seen:

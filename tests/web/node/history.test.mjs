@@ -7,6 +7,7 @@ import { test } from "node:test";
 
 import { GAMES, gameOf } from "../../../service/play/games.js";
 import { entryLines, newEntries } from "../../../service/play/history.js";
+import { isTableEvent } from "../../../service/play/people.js";
 import { fieldsText } from "../../../service/play/words.js";
 import { HOLE, name, realGames } from "./real-games.mjs";
 
@@ -153,10 +154,10 @@ test("every event and move of real games reads in its game's words, without a ho
     const seen = new Set();
     for (const entry of sample.entries) {
       const lines = entryLines(entry, name, GAMES[game]);
-      assert.notEqual(lines.move, fieldsText(entry.move), `${game}: ${JSON.stringify(entry.move)} has no words`);
+      if (entry.move) assert.notEqual(lines.move, fieldsText(entry.move), `${game}: ${JSON.stringify(entry.move)} has no words`);
       assert.doesNotMatch(lines.move, HOLE, `${game}: ${lines.move}`);
       entry.events.forEach((/** @type {any} */ ev, /** @type {number} */ i) => {
-        seen.add(ev.type);
+        if (!isTableEvent(ev)) seen.add(ev.type);  // the table's events read alike in every game (people.test.mjs)
         assert.notEqual(lines.events[i], fieldsText(ev), `${game}: ${JSON.stringify(ev)} has no words`);
         assert.doesNotMatch(lines.events[i], HOLE, `${game}: ${lines.events[i]} (${JSON.stringify(ev)})`);
       });

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { ApiError, problemText } from "../../../service/play/api.js";
-import { botsOf, changedOptions, optionHelp, optionLabel } from "../../../service/play/options.js";
+import { changedOptions, optionHelp, optionLabel } from "../../../service/play/options.js";
 
 /** @param {Record<string, unknown>} o @returns {any} */
 const option = (o) => ({ name: "target", type: "integer", default: 5000, description: "Points to win.", nullable: false, provisional: false, ...o });
@@ -23,12 +23,6 @@ test("only the options that differ from their defaults are sent, typed as the ca
   assert.deepEqual(changedOptions(options, { target: "5000", cap: "", open: false, scoring: "a" }), {});
   assert.deepEqual(changedOptions(options, { target: "3000", cap: "7", open: true, scoring: "b" }), { target: 3000, cap: 7, open: true, scoring: "b" });
   assert.deepEqual(changedOptions([option({ default: null, nullable: true })], { target: "" }), {});
-});
-
-test("every seat but the player's and the people's is a bot, at its level where the game has levels", () => {
-  const people = new Set([2]);
-  assert.deepEqual(botsOf(4, (seat) => ({ person: people.has(seat), level: seat === 3 ? "strong" : null })), [1, { seat: 3, level: "strong" }]);
-  assert.deepEqual(botsOf(1, () => ({ person: false, level: null })), []);
 });
 
 test("a refusal reads as the problem's detail and reason", () => {

@@ -13,6 +13,9 @@ test("a view is newer, the same or older than the one shown, by its version", ()
   assert.equal(compareViews(at(3), at(5)), "newer");
   assert.equal(compareViews(at(5), at(5)), "same", "the move's answer, then the same view from a poll: drawn once");
   assert.equal(compareViews(at(5), at(4)), "older", "an answer overtaken by a later one is dropped");
+  assert.equal(compareViews(at(5), at(5), '"5.0.3.p1"', '"5.0.3.p3"'), "newer", "someone sat down: no new version");
+  assert.equal(compareViews(at(5), at(5), '"5.0.3.p1"', '"5.0.3.p1"'), "same");
+  assert.equal(compareViews(at(5), at(4), '"5.0.3.p1"', '"4.0.3.p3"'), "older");
 });
 
 test("the log asks for the view only beyond the shown version", () => {
