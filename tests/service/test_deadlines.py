@@ -19,6 +19,7 @@ from service.deadlines import LEASE_MS, Sweeper, settle_due
 from service.store import DEADLINES_KEY, MemoryStore
 from tests.http import Client
 from tests.servers import RedisClusterServers, gunicorn
+from tests.sse import EventStream
 
 #: Ann against a bot, one second a turn, and a bot for good after one timeout: the game has exactly one
 #: timeout, and then the bots play it out.
@@ -108,6 +109,20 @@ def test_with_two_gunicorn_workers_a_deadline_fires_with_no_client_asking_exactl
     assert len(timeouts) == 1
     assert timeouts[0]["events"] == [{"type": "timed_out", "public": {"seat": 0, "outcome": "replaced"},
                                       "private": {}}]
+
+
+def test_a_stream_sees_the_timeout_at_once_and_a_game_lost_on_time_ends_it(redis_server) -> None:
+    with gunicorn(redis_server.url, workers=2) as url:
+        created = Client(url).post("/v1/sten/games", {
+            "players": 2, "clock": {"kind": "per_move", "seconds": 1, "on_timeout": "forfeit"}}).json
+        stream = EventStream(url, f"/v1/sten/games/{created['game_id']}/events", timeout=15)
+        try:
+            entries, end = stream.entries_until_end(15)
+        finally:
+            stream.close()
+    assert [e["events"][0]["type"] for e in entries] == ["timed_out"]
+    assert entries[0]["events"][0]["outcome"] == "lost"
+    assert end is not None and end.json == {"version": entries[0]["version"]}
 
 
 def test_a_deadline_that_passed_while_every_worker_was_down_fires_when_they_come_back(redis_server) -> None:
