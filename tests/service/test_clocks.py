@@ -345,3 +345,16 @@ def test_a_game_stored_before_clocks_loads_without_one_and_keeps_playing(client:
     moved = client.post(f"/v1/sten/games/{game_id}/moves", json={"move": move}, headers=auth(token))
     assert moved.status_code == 200, moved.json
     assert _record(redis_server, game_id)["schema"] == 5
+
+
+def test_the_positions_of_a_resigned_game_show_it_running_until_the_resignation(client: FlaskClient) -> None:
+    created = _create(client, 2, seats=[{"name": "Ann"}, {"bot": "greedy"}])
+    game_id = created["game_id"]
+    token = created["seats"][0]["token"]
+    mine = _view(client, game_id, token)
+    moved = client.post(f"/v1/sten/games/{game_id}/moves", json={"move": mine["legal_moves"][0]}, headers=auth(token))
+    assert moved.status_code == 200
+    assert client.post(f"/v1/sten/games/{game_id}/resign", headers=auth(token)).status_code == 200
+    positions = client.get(f"/v1/sten/games/{game_id}/positions").json["positions"]
+    assert [p["view"]["status"] for p in positions] == ["active"] * (len(positions) - 1) + ["finished"]
+    assert positions[-1]["view"]["result"]["termination"] == "resignation"
