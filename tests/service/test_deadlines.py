@@ -46,8 +46,8 @@ def _redis_log(url: str, game_id: str) -> list[bytes]:
 
 
 def _app(**settings):
-    app = create_app(Settings(allow_fixed_deals=True, store_timeout=5.0, request_log=False, **settings))
-    return app
+    settings = {"allow_fixed_deals": True, "store_timeout": 5.0, "request_log": False, **settings}
+    return create_app(Settings(**settings))
 
 
 def test_a_game_joins_the_due_set_at_its_deadline_and_leaves_it_when_it_is_over(redis_server) -> None:
@@ -191,3 +191,25 @@ def _ms(at: str) -> int:
     from datetime import datetime
 
     return int(datetime.fromisoformat(at.replace("Z", "+00:00")).timestamp() * 1000)
+
+
+def test_the_sweeper_backs_off_while_the_store_is_down_and_goes_on_when_it_is_back() -> None:
+    from service.deadlines import start
+    from tests.servers import RedisServer
+
+    server = RedisServer(persist=True)
+    server.start()
+    app = _app(redis_url=server.url, sweep_seconds=0.1, store_timeout=1.0)
+    sweeper = start(app)
+    assert sweeper is not None
+    try:
+        created = app.test_client().post("/v1/sten/games", json={
+            **ONE_TIMEOUT, "clock": {"kind": "per_move", "seconds": 2, "max_timeouts": 1}}).json
+        server.stop()
+        time.sleep(2.5)  # the deadline passes while the store is down; the loop keeps trying, slower
+        assert sweeper.thread is not None and sweeper.thread.is_alive()
+        server.start()
+        assert _until(lambda: bool(_timeouts(_redis_log(server.url, created["game_id"]))), 20)
+    finally:
+        sweeper.stop()
+        server.cleanup()
