@@ -1,5 +1,5 @@
 """Deadlines that fire with nobody asking: the store's set of due games, claimed by the workers' sweepers
-(``service.deadlines``), on a real Redis, under gunicorn with two workers, across a restart of every
+(``service.sweeper``), on a real Redis, under gunicorn with two workers, across a restart of every
 worker, on a Redis Cluster, and in the in-process store of ``cardtable serve``. Each check reads the
 store itself, never the game over the API (a request would apply the deadline on its own)."""
 
@@ -15,8 +15,8 @@ import redis
 
 from service.app import create_app
 from service.config import Settings
-from service.deadlines import LEASE_MS, Sweeper, settle_due
 from service.store import DEADLINES_KEY, MemoryStore
+from service.sweeper import LEASE_MS, Sweeper, settle_due
 from tests.http import Client
 from tests.servers import RedisClusterServers, gunicorn
 from tests.sse import EventStream
@@ -141,7 +141,7 @@ def test_a_deadline_that_passed_while_every_worker_was_down_fires_when_they_come
 def test_the_in_process_store_of_cardtable_serve_fires_deadlines_with_its_own_loop() -> None:
     store = MemoryStore()
     app = create_app(Settings(allow_fixed_deals=True, request_log=False, sweep_seconds=0.1), store=store)
-    from service.deadlines import start
+    from service.sweeper import start
 
     sweeper = start(app)
     assert sweeper is not None
@@ -155,7 +155,7 @@ def test_the_in_process_store_of_cardtable_serve_fires_deadlines_with_its_own_lo
 
 
 def test_sweeping_off_means_no_loop() -> None:
-    from service.deadlines import start
+    from service.sweeper import start
 
     assert start(create_app(Settings(request_log=False, sweep_seconds=0), store=MemoryStore())) is None
 
@@ -194,7 +194,7 @@ def _ms(at: str) -> int:
 
 
 def test_the_sweeper_backs_off_while_the_store_is_down_and_goes_on_when_it_is_back() -> None:
-    from service.deadlines import start
+    from service.sweeper import start
     from tests.servers import RedisServer
 
     server = RedisServer(persist=True)
