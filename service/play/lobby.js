@@ -69,7 +69,7 @@ function clockFields() {
     h("label", { for: id }, label),
     h("input", { type: "number", id, name: id, value: String(value), min, max, step: 1, "aria-describedby": `${id}-d` }),
     h("p", { class: "help", id: `${id}-d` }, help));
-  const perMove = number("clock-seconds", "Seconds per move", 60, 1, 259_200, "Each turn must end within this time (at most 3 days).";
+  const perMove = number("clock-seconds", "Seconds per move", 60, 1, 259_200, "Each turn must end within this time (at most 3 days).");
   const bank = h("div", null,
     number("clock-minutes", "Minutes in the bank", 5, 1, 1_440, "Each person's time for the whole game; it runs while that person is to move."),
     number("clock-increment", "Seconds added per move", 3, 0, 3_600, "Added to the bank after each move."));
