@@ -22,8 +22,8 @@ browsers = test_people.browsers
 #: The server's time in the stubbed views, and the browser's clock: three hours behind it.
 SERVER = datetime(2026, 11, 25, 12, 0, 0, tzinfo=UTC)
 BROWSER = SERVER - timedelta(hours=3)
-#: A name as a person might type it, with markup in it.
-ODD = '<img src=x onerror="window.injected=1">Ann'
+#: A name as a person might type it, with markup in it (a name may have 24 characters).
+NAME = '<b>Ann</b><img src=x>'
 
 
 def rfc3339(t: datetime) -> str:
@@ -144,3 +144,46 @@ def test_resigning_asks_on_the_page_first_and_then_shows_the_result(base_url: st
     assert "Greedy bot won" in result and "Ann (you) resigned" in result, result
     assert page.locator('[data-action="resign"]').count() == 0, "no resigning from a game that is over"
     shot(page, "resigned-desktop", full_page=False)
+
+
+def test_a_person_who_does_nothing_is_timed_out_and_a_bot_moves_for_them(base_url: str, browsers: Any) -> None:
+    """A game set up on the page with 2 s a move, a bot making the move on a timeout and taking the seat
+    over after 2 in a row: the person does nothing. The server's deadline fires on its own; the history
+    tells of each timeout and of the bot's moves for the person (the name, markup in it, drawn as text),
+    the ring says a bot took the seat over, and the bots play the game on."""
+    page = browsers()
+    created: list[Any] = []
+    page.on("request", lambda r: created.append(r.post_data_json)
+            if r.method == "POST" and r.url.endswith("/v1/sten/games") else None)
+    page.goto(f"{base_url}/play/#new=sten")
+    page.fill("#name", NAME)
+    page.fill('input[name="players"]', "2")
+    page.eval_on_selector("#seed", "e => { e.value = 'clocks'; }")
+    assert page.locator("#clock-seconds").is_hidden(), "no clock: its fields are hidden"
+    page.select_option("#clock", "per_move")
+    page.fill("#clock-seconds", "2")
+    page.select_option("#on-timeout", "bot")
+    page.fill("#max-timeouts", "2")
+    shot(page, "clock-setup-desktop")
+    page.click('[data-action="start"]')
+    page.wait_for_selector("[data-table]")
+    assert created[0]["clock"] == {"kind": "per_move", "seconds": 2, "on_timeout": "bot", "max_timeouts": 2}
+    page.wait_for_selector('[data-ring-seat="0"] [data-clock="running"]')
+    shot(page, "clock-per-move-desktop", full_page=False)
+    page.wait_for_function("() => document.getElementById('history').textContent.includes('ran out of time')",
+                           timeout=20_000)
+    page.wait_for_function("() => document.querySelector('[data-ring-seat=\"0\"] .kind').textContent"
+                           " === 'bot (out of time)'", timeout=30_000)
+    history = page.locator("#history").inner_text()
+    assert f"{NAME} (you) ran out of time" in history, history
+    assert f"A bot for {NAME} (you)" in history, history
+    assert "a bot plays the seat from now on" in history, history
+    assert page.locator("#history img, #history b, [data-seats] img").count() == 0
+    assert page.evaluate("window.injected") is None
+    assert page.locator('[data-action="resign"]').count() == 0, "a seat a bot took over resigns no more"
+    shot(page, "timed-out-desktop", full_page=False)
+    page.set_viewport_size(PHONE)
+    shot(page, "timed-out-phone")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the table is wider than a 390 px phone: {width}"
+    page.set_viewport_size(DESKTOP)
