@@ -77,22 +77,27 @@ export function clockText(ms) {
 export const isLow = (clock, ms) => clock.running && ms < LOW_MS;
 
 /** The table's events of time and leaving (entries without a move). */
-export const LEAVING_EVENTS = ["timed_out", "resigned", "seat_replaced"];
+export const LEAVING_EVENTS = ["timed_out", "resigned", "seat_replaced", "game_abandoned"];
 
 /**
- * An event of time or leaving in words; names are a person's text and only ever go into text nodes.
+ * An event of time or leaving in words, with what followed (`outcome`: a bot moves this turn, a bot
+ * plays the seat from now on, or the game is lost); names are a person's text and only ever go into
+ * text nodes.
  * @param {{type: string, [field: string]: unknown}} ev @param {Namer} name @returns {string}
  */
 export function leavingEventText(ev, name) {
-  const seat = typeof ev.seat === "number" ? ev.seat : null;
-  const who = name(seat);
+  const who = name(typeof ev.seat === "number" ? ev.seat : null);
+  const then = ev.outcome === "bot_moves" ? `; a bot moves for ${who}`
+    : ev.outcome === "replaced" ? "; a bot plays the seat from now on"
+    : ev.outcome === "lost" ? " and lost the game" : "";
   switch (ev.type) {
-    case "timed_out": return `${who} ran out of time`;
-    case "resigned": return `${who} resigned`;
+    case "timed_out": return `${who} ran out of time${then}`;
+    case "resigned": return `${who} resigned${then}`;
     case "seat_replaced":
       if (ev.because === "timed_out") return `${who} ran out of time too often; a bot plays the seat from now on`;
       if (ev.because === "resigned") return `A bot plays ${who}'s seat from now on`;
       return `A bot took ${who}'s seat over`;
+    case "game_abandoned": return "Nobody moved for too long: the game was abandoned";
     default: return "The table changed";
   }
 }

@@ -45,7 +45,14 @@ test("a clock reads m:ss, tenths under 10 s, hours and days for long clocks, 0:0
 
 test("time and leaving in the history: names as given, a bot's move for a person says so", () => {
   assert.equal(leavingEventText({ type: "timed_out", seat: 0 }, name), "P1 ran out of time");
+  assert.equal(leavingEventText({ type: "timed_out", seat: 0, outcome: "bot_moves" }, name), "P1 ran out of time; a bot moves for P1");
+  assert.equal(leavingEventText({ type: "timed_out", seat: 0, outcome: "replaced" }, name),
+    "P1 ran out of time; a bot plays the seat from now on");
+  assert.equal(leavingEventText({ type: "timed_out", seat: 0, outcome: "lost" }, name), "P1 ran out of time and lost the game");
   assert.equal(leavingEventText({ type: "resigned", seat: 1 }, name), "P2 resigned");
+  assert.equal(leavingEventText({ type: "resigned", seat: 1, outcome: "replaced" }, name), "P2 resigned; a bot plays the seat from now on");
+  assert.equal(leavingEventText({ type: "resigned", seat: 1, outcome: "lost" }, name), "P2 resigned and lost the game");
+  assert.equal(leavingEventText({ type: "game_abandoned" }, name), "Nobody moved for too long: the game was abandoned");
   assert.equal(leavingEventText({ type: "seat_replaced", seat: 2, because: "timed_out" }, name),
     "P3 ran out of time too often; a bot plays the seat from now on");
   assert.equal(leavingEventText({ type: "seat_replaced", seat: 2, because: "resigned" }, name), "A bot plays P3's seat from now on");
@@ -56,10 +63,12 @@ test("time and leaving in the history: names as given, a bot's move for a person
   assert.equal(moverText({ seat: 1, bot: true }, name, seats), "A bot for P2");
   assert.equal(moverText({ seat: 2, bot: true }, name, seats), "P3", "a bot's own seat is just its name");
   assert.equal(moverText({ seat: 0, bot: false }, name, seats), "P1");
-  const timeout = /** @type {any} */ ({ version: 7, seat: 0, bot: false, move: null, at: null, events: [{ type: "timed_out", seat: 0 }] });
+  const timeout = /** @type {any} */ ({ version: 7, seat: 0, bot: false, move: null, at: null,
+    events: [{ type: "timed_out", seat: 0, outcome: "bot_moves" }] });
   const botMove = /** @type {any} */ ({ version: 8, seat: 0, bot: true, move: { type: "pass" }, at: null, events: [] });
   for (const game of ["sten", "kanaster", "no-such-game"]) {
-    assert.deepEqual(entryLines(timeout, name, gameOf(game), seats), { version: 7, who: "P1", move: "at the table", events: ["P1 ran out of time"] });
+    assert.deepEqual(entryLines(timeout, name, gameOf(game), seats), { version: 7, who: "P1", move: "at the table",
+      events: ["P1 ran out of time; a bot moves for P1"] });
     assert.equal(entryLines(botMove, name, gameOf(game), seats).who, "A bot for P1");
   }
 });
