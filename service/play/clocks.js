@@ -105,7 +105,7 @@ export function leavingEventText(ev, name) {
 /**
  * Who made a logged move, in words: a bot that moved for a person ("A bot for Ann": the person ran out
  * of time, or resigned and the bot plays on), else the seat's name.
- * @param {{seat: number, bot?: boolean}} entry @param {Namer} name
+ * @param {{seat: number | null, bot?: boolean}} entry @param {Namer} name
  * @param {readonly {seat: number, kind: string, status?: string}[]} seats
  */
 export function moverText(entry, name, seats) {
