@@ -18,7 +18,7 @@ from flask import current_app, request
 
 from engines.core import Engine
 from schemas.common import BuiltSchemas
-from service import auth, presence, ratelimit
+from service import auth, clocks, presence, ratelimit
 from service.bots import BotPolicy
 from service.errors import ApiError
 from service.move_reader import MoveReader
@@ -51,6 +51,9 @@ class Runtime:
     max_log_entries: int = MAX_LOG_ENTRIES  # a game's log holds at most this many entries
     long_poll_max_seconds: float = 30.0  # a long poll answers 304 by then at the latest, whatever it asked
     versions: Versions = field(default_factory=Versions)  # the game versions this worker has just used
+    idle_ms: int = 6 * 24 * 3600 * 1000  # CARDTABLE_IDLE_DAYS: an active game unmoved this long is abandoned
+    finished_ttl: int = 7 * 24 * 3600  # CARDTABLE_FINISHED_DAYS, in seconds: a finished game's keys' TTL
+    games: dict[str, Game] = field(default_factory=dict)  # every hosted game by its id (the sweeper's)
 
 
 def runtime() -> Runtime:
@@ -81,6 +84,17 @@ class Game:
         self.moves = MoveReader(engine, built)
 
     def load(self, game_id: str) -> Stored:
+        """``read``, with any deadline of the game that has passed applied first
+        (``service.deadlines.enforce``): every request sees the game as it stands now."""
+        from service.deadlines import enforce  # it builds on this module
+
+        stored = self.read(game_id)
+        due = stored.record.get("due")
+        if due is None or due > clocks.now_ms():
+            return stored
+        return enforce(self, game_id, stored)
+
+    def read(self, game_id: str) -> Stored:
         """The stored game ``game_id`` of this game (as kept, when this worker has just used the
         very same version): 404 ``game_not_found`` when there is none (or it is another game's),
         409 ``unknown_snapshot_version`` when it cannot be read. Its record is never changed."""
