@@ -77,7 +77,7 @@ export function clockText(ms) {
 export const isLow = (clock, ms) => clock.running && ms < LOW_MS;
 
 /** The table's events of time and leaving (entries without a move). */
-export const LEAVING_EVENTS = ["timed_out", "resigned", "seat_replaced", "game_abandoned"];
+export const LEAVING_EVENTS = ["timed_out", "resigned", "game_abandoned"];
 
 /**
  * An event of time or leaving in words, with what followed (`outcome`: a bot moves this turn, a bot
@@ -93,10 +93,6 @@ export function leavingEventText(ev, name) {
   switch (ev.type) {
     case "timed_out": return `${who} ran out of time${then}`;
     case "resigned": return `${who} resigned${then}`;
-    case "seat_replaced":
-      if (ev.because === "timed_out") return `${who} ran out of time too often; a bot plays the seat from now on`;
-      if (ev.because === "resigned") return `A bot plays ${who}'s seat from now on`;
-      return `A bot took ${who}'s seat over`;
     case "game_abandoned": return "Nobody moved for too long: the game was abandoned";
     default: return "The table changed";
   }

@@ -42,6 +42,10 @@ export const myTurn = (v) => v.status === "active" && mine(v);
 export function turnText(v, name) {
   if (v.status === "waiting") return "Waiting for players\u2026";
   if (v.status === "finished") return "The game is over.";
+  const own = v.seat === null ? undefined : (v.seats || []).find((s) => s.seat === v.seat);
+  if (own && own.status === "replaced") {
+    return own.replaced_because === "timed_out" ? "Your time ran out: a bot plays your seat now." : "You resigned: a bot plays your seat now.";
+  }
   if (mine(v)) return "Your turn.";
   return `${v.to_move.map(name).join(", ")} to move\u2026`;
 }

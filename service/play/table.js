@@ -284,8 +284,11 @@ export class TableController {
       if (entries.length && entries[0].version === this.logVersion + 1) this.addEntries(entries);
       else if (this.polling) this.readLog().catch((err) => this.lost(err));
     } catch (err) {
-      this.message = err instanceof ApiError && err.problem.code === "stale_version"
-        ? "The table changed before your move arrived; look again." : `Refused: ${problemText(err)}`;
+      const code = err instanceof ApiError ? err.problem.code : null;
+      this.message = code === "stale_version" ? "The table changed before your move arrived; look again."
+        : code === "deadline_passed" ? "Your time ran out before the move arrived: the turn went on without it."
+        : code === "seat_replaced" ? "A bot plays your seat now: your moves no longer count."
+        : `Refused: ${problemText(err)}`;
       await this.refresh().catch(() => undefined);
       this.draw();
       announce(this.message);

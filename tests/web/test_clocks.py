@@ -30,10 +30,10 @@ def rfc3339(t: datetime) -> str:
     return t.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def new_game(base: str, game: str = "sten", **extra: Any) -> dict[str, Any]:
-    """A two-seat game over the API: a person (Ann) and a greedy bot."""
-    seats = [{"name": "Ann"}, {"bot": "greedy"}]
-    return post(base, f"/v1/{game}/games", {"players": 2, "seats": seats, "seed": "clocks", **extra})
+def new_game(base: str, game: str = "sten", players: int = 2, **extra: Any) -> dict[str, Any]:
+    """A game over the API: a person (Ann) and greedy bots."""
+    seats = [{"name": "Ann"}] + [{"bot": "greedy"}] * (players - 1)
+    return post(base, f"/v1/{game}/games", {"players": players, "seats": seats, "seed": "clocks", **extra})
 
 
 def open_seat(page: Any, base: str, game: str, created: dict[str, Any]) -> None:
@@ -144,6 +144,28 @@ def test_resigning_asks_on_the_page_first_and_then_shows_the_result(base_url: st
     assert "Greedy bot won" in result and "Ann (you) resigned" in result, result
     assert page.locator('[data-action="resign"]').count() == 0, "no resigning from a game that is over"
     shot(page, "resigned-desktop", full_page=False)
+
+
+def test_resigning_from_a_game_of_three_hands_the_seat_to_a_bot(base_url: str, browsers: Any) -> None:
+    """With more than two players the question says a bot plays on; once resigned, the ring says a bot
+    plays the seat, the history tells of it, the seat resigns no more, and the result ranks it last."""
+    page = browsers()
+    created = new_game(base_url, players=3)
+    open_seat(page, base_url, "sten", created)
+    page.click('[data-action="resign"]')
+    assert "a bot plays your seat" in page.locator('[role="alertdialog"][data-resign]').inner_text()
+    page.click('[data-action="resign-confirm"]')
+    page.wait_for_function("() => document.querySelector('[data-ring-seat=\"0\"] .kind').textContent"
+                           " === 'bot (resigned)'")
+    history = page.locator("#history").inner_text()
+    assert "Ann (you) resigned; a bot plays the seat from now on" in history, history
+    assert page.locator('[data-action="resign"]').count() == 0
+    view = test_people.get(base_url, f"/v1/sten/games/{created['game_id']}", created["seats"][0]["token"])
+    assert view["seats"][0]["status"] == "replaced" and view["seats"][0]["replaced_because"] == "resigned"
+    if view["status"] == "finished":  # three bots play to the end at once
+        page.wait_for_selector("[data-result]")
+        assert page.locator("[data-result] .places li").last.inner_text() == "Ann (you)", "ranked last"
+    shot(page, "resigned-three-desktop", full_page=False)
 
 
 def test_a_person_who_does_nothing_is_timed_out_and_a_bot_moves_for_them(base_url: str, browsers: Any) -> None:

@@ -8,7 +8,7 @@ import { clockOf, clockRequest, clockText, endingText, isLow, leavingEventText, 
   from "../../../service/play/clocks.js";
 import { gameOf } from "../../../service/play/games.js";
 import { entryLines } from "../../../service/play/history.js";
-import { canResign, outcome, seatRows } from "../../../service/play/status.js";
+import { canResign, outcome, seatRows, turnText } from "../../../service/play/status.js";
 import { name } from "./real-games.mjs";
 
 const T = Date.parse("2026-11-25T12:00:00.000Z");
@@ -53,9 +53,6 @@ test("time and leaving in the history: names as given, a bot's move for a person
   assert.equal(leavingEventText({ type: "resigned", seat: 1, outcome: "replaced" }, name), "P2 resigned; a bot plays the seat from now on");
   assert.equal(leavingEventText({ type: "resigned", seat: 1, outcome: "lost" }, name), "P2 resigned and lost the game");
   assert.equal(leavingEventText({ type: "game_abandoned" }, name), "Nobody moved for too long: the game was abandoned");
-  assert.equal(leavingEventText({ type: "seat_replaced", seat: 2, because: "timed_out" }, name),
-    "P3 ran out of time too often; a bot plays the seat from now on");
-  assert.equal(leavingEventText({ type: "seat_replaced", seat: 2, because: "resigned" }, name), "A bot plays P3's seat from now on");
   const odd = (/** @type {number | null | undefined} */ s) => (s === 0 ? "<b>Ann</b>" : "Bo");
   assert.equal(leavingEventText({ type: "resigned", seat: 0 }, odd), "<b>Ann</b> resigned", "a name stays the text it is");
   const seats = [{ seat: 0, kind: "human", status: "playing" }, { seat: 1, kind: "bot", status: "replaced" }, { seat: 2, kind: "bot", status: "playing" }];
@@ -101,6 +98,8 @@ test("the ring shows each seat's clock and who plays a seat a bot took over; a r
   assert.equal(canResign(v, false), false, "no token: a spectator");
   assert.equal(canResign({ ...v, status: "finished" }, true), false);
   assert.equal(canResign({ ...v, seat: 1 }, true), false, "a seat a bot took over has resigned already");
+  assert.equal(turnText({ ...v, seat: 1, to_move: [1] }, name), "You resigned: a bot plays your seat now.");
+  assert.equal(turnText({ ...v, seat: 2, to_move: [0] }, name), "Your time ran out: a bot plays your seat now.");
   assert.equal(canResign({ ...v, seat: null }, true), false);
 });
 
