@@ -191,6 +191,8 @@ def test_a_person_who_does_nothing_is_timed_out_and_a_bot_moves_for_them(base_ur
     page.wait_for_selector("[data-table]")
     assert created[0]["clock"] == {"kind": "per_move", "seconds": 2, "on_timeout": "bot", "max_timeouts": 2}
     page.wait_for_selector('[data-ring-seat="0"] [data-clock="running"]')
+    page.wait_for_function("() => { const e = document.querySelector('[data-ring-seat=\"0\"] [data-clock]');"
+                           " return e && Number(e.dataset.remainingMs) < 1500 && e.classList.contains('low'); }")
     shot(page, "clock-per-move-desktop", full_page=False)
     page.wait_for_function("() => document.getElementById('history').textContent.includes('ran out of time')",
                            timeout=20_000)
