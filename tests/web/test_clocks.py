@@ -211,3 +211,8 @@ def test_a_person_who_does_nothing_is_timed_out_and_a_bot_moves_for_them(base_ur
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the table is wider than a 390 px phone: {width}"
     page.set_viewport_size(DESKTOP)
+    page.wait_for_selector("[data-result]")  # the bots play the game to its end
+    page.click('[data-action="watch-again"]')
+    page.wait_for_selector("[data-watch]")
+    watched = page.locator(".watch-history").inner_text()
+    assert f"{NAME} ran out of time; a bot moves for {NAME}" in watched, watched
