@@ -216,3 +216,26 @@ def test_a_person_who_does_nothing_is_timed_out_and_a_bot_moves_for_them(base_ur
     page.wait_for_selector("[data-watch]")
     watched = page.locator(".watch-history").inner_text()
     assert f"{NAME} ran out of time; a bot moves for {NAME}" in watched, watched
+
+
+def test_the_setup_forms_fischer_clock_is_sent_and_shown(base_url: str, browsers: Any) -> None:
+    """A bank of minutes plus seconds a move: the form sends it as the service takes it, and the ring
+    shows the person's bank running (the bot has no clock)."""
+    page = browsers()
+    sent: list[Any] = []
+    page.on("request", lambda r: sent.append(r.post_data_json)
+            if r.method == "POST" and r.url.endswith("/v1/kanaster/games") else None)
+    page.goto(f"{base_url}/play/#new=kanaster")
+    page.fill('input[name="players"]', "2")
+    page.select_option("#clock", "fischer")
+    assert page.locator("#clock-seconds").is_hidden() and page.locator("#clock-minutes").is_visible()
+    page.fill("#clock-minutes", "3")
+    page.fill("#clock-increment", "2")
+    page.select_option("#on-timeout", "forfeit")
+    page.click('[data-action="start"]')
+    page.wait_for_selector('[data-ring-seat="0"] [data-clock]')
+    assert sent[0]["clock"] == {"kind": "fischer", "initial_seconds": 180, "increment_seconds": 2,
+                                "on_timeout": "forfeit", "max_timeouts": 3}
+    mine = clock_of(page, 0)
+    assert mine["state"] == "running" and 170_000 < mine["ms"] <= 180_000 and mine["text"] in ("3:00", "2:59"), mine
+    assert page.locator('[data-ring-seat="1"] [data-clock]').count() == 0, "a bot has no clock"
