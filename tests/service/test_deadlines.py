@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
 import redis
@@ -18,8 +18,20 @@ from service.config import Settings
 from service.store import DEADLINES_KEY, MemoryStore
 from service.sweeper import LEASE_MS, Sweeper, settle_due
 from tests.http import Client
-from tests.servers import RedisClusterServers, gunicorn
+from tests.servers import RedisClusterServers, RedisServer, gunicorn
 from tests.sse import EventStream
+
+
+@pytest.fixture(scope="module")
+def redis_server() -> Iterator[RedisServer]:
+    """This module's own Redis. The suite's shared one has long-lived gunicorn workers on it (the
+    fuzzing's, for one), and every worker sweeps for due games: they would apply these tests'
+    deadlines before the sweepers under test, or while "every worker" is down."""
+    server = RedisServer()
+    server.start()
+    yield server
+    server.cleanup()
+
 
 #: Ann against a bot, one second a turn, and a bot for good after one timeout: the game has exactly one
 #: timeout, and then the bots play it out.
