@@ -35,10 +35,11 @@ import argparse
 import http.client
 import math
 import os
+import statistics
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from datetime import datetime
 from multiprocessing import get_context
@@ -76,8 +77,9 @@ SWEEP_MS = int(Settings.sweep_seconds * 1000)
 # --- measuring -------------------------------------------------------------------------------
 
 
-def _task_ns(pid: int | str) -> int:
-    """CPU time (ns) of every thread of ``pid`` (schedstat's first field)."""
+def _task_ns(pid: int | str, column: int = 0) -> int:
+    """CPU time (ns) of every thread of ``pid`` (schedstat's first column; the second: the time its
+    threads were ready to run and waited for a core)."""
     total = 0
     try:
         tasks = os.listdir(f"/proc/{pid}/task")
@@ -86,7 +88,7 @@ def _task_ns(pid: int | str) -> int:
     for tid in tasks:
         try:
             with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
-                total += int(f.read().split()[0])
+                total += int(f.read().split()[column])
         except OSError:
             continue
     return total
@@ -111,6 +113,11 @@ def workers_cpu(master: int) -> float:
     return sum(_task_ns(p) for p in worker_pids(master)) / 1e9
 
 
+def workers_waited(master: int) -> float:
+    """Seconds the workers were ready to run and waited for a core (another process had it)."""
+    return sum(_task_ns(p, 1) for p in worker_pids(master)) / 1e9
+
+
 def redis_cpu(rds: redis.Redis) -> float:
     info = rds.info("cpu")
     return float(info["used_cpu_sys"]) + float(info["used_cpu_user"])
@@ -127,6 +134,18 @@ def window(master: int, rds: redis.Redis, seconds: float) -> tuple[float, float,
     time.sleep(seconds)
     # INFO itself is one command; its cost is the same in every window
     return workers_cpu(master) - w0, redis_cpu(rds) - r0, evalsha_calls(rds) - e0
+
+
+def machine() -> str:
+    """The machine's load and CPU pressure (the share of the last minute some task waited for a core):
+    other work on the shared cores moves every figure here."""
+    try:
+        with open("/proc/pressure/cpu") as f:
+            some = f.readline().split()
+        pressure = f", CPU pressure {some[2].split('=')[1]}% (60 s)"
+    except (OSError, IndexError):
+        pressure = ""
+    return f"load {os.getloadavg()[0]:.1f}{pressure}"
 
 
 def at_ms(text: str) -> int:
@@ -205,25 +224,31 @@ def stored_record(rds: redis.Redis, game_id: str) -> dict[str, Any]:
 
 def create_paced(port: int, rds: redis.Redis, game: str, players: int, rate: float, seconds: float,
                  clock: dict[str, Any]) -> tuple[list[tuple[str, int]], float]:
-    """Create ``rate`` games a second for ``seconds``, each at its slot (a late create goes at once);
-    each game's id and its first deadline (epoch ms, read off the stored record); the seconds the
-    creates fell behind their slots at most."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=hb.SOCKET_TIMEOUT)
+    """Create ``rate`` games a second for ``seconds``, each at its slot (a late create goes at once), from
+    one client thread per 20 a second; each game's id and its first deadline (epoch ms, read off the
+    stored record); the seconds the creates fell behind their slots at most."""
     n = max(1, round(rate * seconds))
-    t0 = time.monotonic()
-    out, late = [], 0.0
-    for i in range(n):
-        slot = t0 + i / rate
-        pause = slot - time.monotonic()
-        if pause > 0:
-            time.sleep(pause)
-        else:
-            late = max(late, -pause)
-        created = hb.api(conn, "POST", f"/v1/{game}/games", {"players": players, "clock": clock})
-        at = clocks.deadline(stored_record(rds, created["game_id"]))
-        if at is not None:
-            out.append((created["game_id"], at))
-    return out, late
+    threads = max(1, math.ceil(rate / 20))
+    t0 = time.monotonic() + 0.2
+
+    def client(first: int) -> tuple[list[tuple[str, int]], float]:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=hb.SOCKET_TIMEOUT)
+        out, late = [], 0.0
+        for i in range(first, n, threads):
+            pause = t0 + i / rate - time.monotonic()
+            if pause > 0:
+                time.sleep(pause)
+            else:
+                late = max(late, -pause)
+            created = hb.api(conn, "POST", f"/v1/{game}/games", {"players": players, "clock": clock})
+            at = clocks.deadline(stored_record(rds, created["game_id"]))
+            if at is not None:
+                out.append((created["game_id"], at))
+        return out, late
+
+    with ThreadPoolExecutor(threads) as pool:
+        got = list(pool.map(client, range(threads), timeout=seconds + n * hb.SOCKET_TIMEOUT))
+    return [g for made, _ in got for g in made], max(late for _, late in got)
 
 
 def first_timeouts(rds: redis.Redis, game_id: str) -> list[int]:
@@ -268,7 +293,7 @@ def steady(args: argparse.Namespace, port: int, master: int, rds: redis.Redis, p
            idle_on: dict[str, float]) -> dict[str, Any]:
     clock = {"kind": "per_move", "seconds": math.ceil(args.window) + GAP}
     print(f"\n--- deadlines due at {args.rate:g}/s: creating {round(args.rate * args.window)} games over "
-          f"{args.window:g} s, per_move {clock['seconds']} s")
+          f"{args.window:g} s, per_move {clock['seconds']} s; {machine()}")
     games, late = create_paced(port, rds, args.game, players, args.rate, args.window, clock)
     deadlines = sorted(at for _, at in games)
     first, last = deadlines[0], deadlines[-1]
@@ -278,7 +303,9 @@ def steady(args: argparse.Namespace, port: int, master: int, rds: redis.Redis, p
     if pause > 0:
         time.sleep(pause)
     seconds = (last - first) / 1000 + GRACE
+    q0 = workers_waited(master)
     w, r, e = window(master, rds, seconds)
+    waited = (workers_waited(master) - q0) / seconds * 1e3
     delays, missing, twice = [], 0, 0
     for game_id, deadline in games:
         got = first_timeouts(rds, game_id)
@@ -295,13 +322,13 @@ def steady(args: argparse.Namespace, port: int, master: int, rds: redis.Redis, p
            "min": min(delays, default=float("nan")), "late_creates": late,
            "worker_ms": w / n * 1e3, "worker_net_ms": (w - idle_on["worker_ms_s"] / 1e3 * seconds) / n * 1e3,
            "redis_ms": r / n * 1e3, "redis_net_ms": (r - idle_on["redis_ms_s"] / 1e3 * seconds) / n * 1e3,
-           "worker_ms_s": w / seconds * 1e3, "scripts": e}
+           "worker_ms_s": w / seconds * 1e3, "scripts": e, "waited_ms_s": waited}
     print(f"timed out {len(delays)} of {len(games)} ({missing} missing, {twice} applied twice) in a window of "
           f"{seconds:.1f} s; delay deadline -> timed_out at: p50 {out['p50']:.0f} ms, p90 {out['p90']:.0f} ms, "
           f"p99 {out['p99']:.0f} ms, max {out['max']:.0f} ms (min {out['min']:.0f}; {out['over']} over the sweep "
           f"interval); workers {out['worker_ms_s']:.1f} ms CPU/s, {out['worker_ms']:.2f} ms per timeout "
           f"({out['worker_net_ms']:.2f} less idle); Redis {out['redis_ms']:.3f} ms per timeout "
-          f"({out['redis_net_ms']:.3f} less idle); {e} scripts")
+          f"({out['redis_net_ms']:.3f} less idle); {e} scripts; the workers waited for a core {waited:.1f} ms/s")
     return out
 
 
@@ -312,7 +339,7 @@ def moves(args: argparse.Namespace, port: int, master: Any, redis_proc: Any, pla
     prepared = {side: prepare_moves(port, args.game, players, want, f"clk{os.getpid()}-{side}", c, args.clients)
                 for side, c in sides.items()}
     made = ", ".join(f"{len(g)} games ({sum(len(x.moves) for x in g)} moves) {s}" for s, g in prepared.items())
-    print(f"\n--- moves, clock on vs off: prepared {made} in {time.monotonic() - t0:.1f} s")
+    print(f"\n--- moves, clock on vs off: prepared {made} in {time.monotonic() - t0:.1f} s; {machine()}")
     reqs = {s: [hb.move_requests(share, args.game, port, False) for share in hb.split_moves(g, args.clients)]
             for s, g in prepared.items()}
     positions = {s: [0] * args.clients for s in sides}
@@ -337,7 +364,9 @@ def summary(args: argparse.Namespace, players: int, made: int, off: dict[str, fl
             due: dict[str, Any], phases: dict[str, hb.Phase]) -> None:
     on_p, off_p = phases["clock"], phases["none"]
     ratio = on_p.rps / off_p.rps if off_p.rps else 0.0
-    rounds = ", ".join(f"{a / b:.2f}" for a, b in zip(on_p.rounds, off_p.rounds, strict=False) if b)
+    per_round = [a / b for a, b in zip(on_p.rounds, off_p.rounds, strict=False) if b]
+    rounds = ", ".join(f"{r:.2f}" for r in per_round)
+    mid = statistics.median(per_round) if per_round else 0.0
     cpu_ratio = off_p.cpu_per_request / on_p.cpu_per_request if on_p.cpu_per_request else 0.0
     print(f"\nsummary: {args.game} ({players} players), {made} games holding a clock, gunicorn "
           f"-c deploy/gunicorn.conf.py with {args.workers} workers, {os.cpu_count()} CPUs")
@@ -351,12 +380,13 @@ def summary(args: argparse.Namespace, players: int, made: int, off: dict[str, fl
           f"{on['redis_ms_s'] - off['redis_ms_s']:+.2f} ms/s |")
     print(f"| {due['rate']:g} timeouts/s ({due['timeouts']} in {due['seconds']:.0f} s; missing {due['missing']}, "
           f"twice {due['twice']}): deadline -> timed_out p50 / p90 / p99 / max | {due['p50']:.0f} / "
-          f"{due['p90']:.0f} / {due['p99']:.0f} / {due['max']:.0f} ms ({due['over']} over {SWEEP_MS} ms) |")
+          f"{due['p90']:.0f} / {due['p99']:.0f} / {due['max']:.0f} ms ({due['over']} over {SWEEP_MS} ms; workers "
+          f"waited for a core {due['waited_ms_s']:.1f} ms/s) |")
     print(f"| worker CPU per timeout (less the idle cost) | {due['worker_ms']:.2f} ms ({due['worker_net_ms']:.2f} "
           "ms) |")
     print(f"| Redis CPU per timeout (less the idle cost) | {due['redis_ms']:.3f} ms ({due['redis_net_ms']:.3f} ms) |")
     print(f"| moves/s, clock on vs off | {on_p.rps:.0f} vs {off_p.rps:.0f}: {ratio:.2f} (target >= {TARGET}: "
-          f"{'ok' if ratio >= TARGET else 'below'}; rounds {rounds}) |")
+          f"{'ok' if ratio >= TARGET else 'below'}; rounds {rounds}, median {mid:.2f}) |")
     print(f"| worker CPU per move, clock on vs off | {on_p.cpu_per_request:.0f} vs {off_p.cpu_per_request:.0f} us "
           f"(off/on {cpu_ratio:.2f}) |")
     print(f"| move latency p50 / p99, clock on vs off | {hb.pct_ms(on_p.latencies, 50)} / "
@@ -395,8 +425,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     players = hb.table_size(REGISTRY[args.game], args.players)
     t_run = time.monotonic()
     print(f"bench.clocks: {args.game} ({players} players); gunicorn -c deploy/gunicorn.conf.py, {args.workers} "
-          f"workers (gevent unless CARDTABLE_WORKER_CLASS says otherwise); {os.cpu_count()} CPUs; load "
-          f"{os.getloadavg()[0]:.1f}")
+          f"workers (gevent unless CARDTABLE_WORKER_CLASS says otherwise); {os.cpu_count()} CPUs; {machine()}")
     with ExitStack() as stack:
         redis_url, redis_proc = stack.enter_context(hb.redis_server())
         rds = redis.Redis.from_url(redis_url)
@@ -417,7 +446,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         due = steady(args, port, master.pid, rds, players, on)
         phases = moves(args, port, master, redis_proc, players)
     summary(args, players, made, off, on, due, phases)
-    print(f"\n(total run {time.monotonic() - t_run:.0f} s; load {os.getloadavg()[0]:.1f})")
+    print(f"\n(total run {time.monotonic() - t_run:.0f} s; {machine()})")
     sys.stdout.flush()
     return 0
 
