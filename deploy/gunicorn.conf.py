@@ -85,10 +85,10 @@ def on_exit(server):  # noqa: ARG001 -- the metrics files die with the server (o
 
 
 def post_worker_init(worker):
-    """Every worker sweeps the games whose deadline passed (service.deadlines): a greenlet under gevent,
+    """Every worker sweeps the games whose deadline passed (service.sweeper): a greenlet under gevent,
     a daemon thread otherwise, every CARDTABLE_SWEEP_SECONDS (0: off). The workers share the work
     through the store's set of due games, each game claimed by one of them at a time."""
-    from service.deadlines import start
+    from service.sweeper import start
 
     start(worker.wsgi)
 

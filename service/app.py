@@ -178,7 +178,7 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     api = _Api(app, spec_kwargs={"marshmallow_plugin": CardtablePlugin()})
     errors.register(app, settings.retry_after)
     app.extensions["cardtable.access_log"] = observability.init(app, settings.request_log)
-    app.extensions["cardtable.settings"] = settings  # the sweeper's (service.deadlines.start)
+    app.extensions["cardtable.settings"] = settings  # the sweeper's (service.sweeper.start)
     api.register_blueprint(_service_blueprint())
     for game_id, engine in REGISTRY.items():
         api.register_blueprint(make_blueprint(engine, build(engine, SCHEMAS[game_id]), rt.games))

@@ -160,7 +160,7 @@ def _table_route(blp: Blueprint, built: BuiltSchemas, game: Game, prefix: str, a
 
 def make_blueprint(engine: Engine, built: BuiltSchemas, games: dict[str, Game] | None = None) -> Blueprint:
     """All routes of one game under ``/v1/<game>``, documented with its own schemas; its ``Game`` is
-    kept in ``games`` (the sweeper's, ``service.deadlines``)."""
+    kept in ``games`` (the sweeper's, ``service.sweeper``)."""
     game = Game(engine, built)
     if games is not None:
         games[engine.id] = game

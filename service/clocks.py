@@ -1,5 +1,6 @@
 """The clocks of a table and what happens when one runs out: pure functions of the stored record
-(``service.records``), the seats to move and the time, with no store, request or engine call.
+(``service.records``), the seats to move and the time, with no store or request (``settled`` alone
+asks the game's engine who is to move).
 
 A game may be played on time (``clock`` on create): ``fischer``, a bank per person that runs while
 the seat is to move and gains an increment when its turn ends, or ``per_move``, the same time for each

@@ -2,25 +2,21 @@
 left idle, ``POST .../resign``.
 
 Every request that loads a game (``Game.load``) applies a passed deadline first (``enforce``), so a
-late move never applies (409 ``deadline_passed``) and every answer shows the game as it stands. The
-deadlines also fire with nobody asking: every worker runs a ``Sweeper``, which claims the games due in
-the store's set of due games (``Store.claim``: each claimed game's time is pushed a lease ahead, so a
-worker that dies on the way only delays it) and applies each one's real deadline, read off the game
-itself: a claim is a hint. Either way the change is one compare-and-set on the game's version, like a
-move, so two workers never apply one timeout twice; it is logged (the table's entry, then the bot's
-moves) and published like a move, and the commit sets the game's next due time.
+late move never applies (409 ``deadline_passed``) and every answer shows the game as it stands; the
+deadlines also fire with nobody asking (``service.sweeper``). Either way the change is one
+compare-and-set on the game's version, like a move, so two workers never apply one timeout twice; it
+is logged (the table's entry, then the bot's moves) and published like a move, and the commit sets
+the game's next due time (the store's set of due games).
 
 ``service.clocks`` decides what a deadline does; this module does it.
 """
 
 from __future__ import annotations
 
-import logging
-import threading
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask, Response
+from flask import Response
 
 from engines.core import Event
 from engines.table import GameAbandoned, Resigned, TimedOut
@@ -31,19 +27,14 @@ from service.moves import answered, play_bots, seat_replaced
 from service.records import dumps, fingerprint, loads, timestamp
 from service.runtime import Game, runtime
 from service.seats import name
-from service.store import StoreUnavailable
 from service.versions import Stored
 from service.view import timed
 from service.wire import cache_headers, etag, idempotency_key, json_response, replayed
-
-logger = logging.getLogger("cardtable")
 
 #: Tries of a deadline's commit: each lost race reloads the game, which may no longer be due.
 ATTEMPTS = 3
 #: Moves a bot plays for a timed-out seat's one turn at most (a turn is a few moves: a draw, a discard).
 TURN_MOVES = 200
-#: How long a claim holds a due game: another worker claims it again once this is over.
-LEASE_MS = 30_000
 
 
 def replaced(record: Mapping[str, Any], seat: int, because: str, forfeited: bool) -> dict[str, Any]:
@@ -197,103 +188,3 @@ def resign(game: Game, game_id: str) -> Response:
         if _commit(game, stored, record, state, entries, idem, idem_value) is not None:
             return json_response(timed(answer_bytes), 200, {"ETag": tag, **cache_headers(seat)})
     raise ApiError(409, "stale_version", "The game kept changing while this was written; fetch the view and retry.")
-
-
-# --- deadlines that fire by themselves --------------------------------------------------------------
-
-
-def settle_due(game_id: str, claimed: int) -> bool:
-    """Act on one game claimed from the due set (its time set to ``claimed`` by the claim): apply what
-    is really due (the game decides, not the claim), then, when no commit set the game's time meanwhile,
-    set it to the game's next due time, or take a finished or vanished game out. True when a deadline
-    was applied."""
-    rt = runtime()
-    loaded = rt.store.load(game_id)
-    peek = loads(loaded.snapshot) if loaded is not None else None
-    game = rt.games.get(str(peek.get("game"))) if isinstance(peek, dict) else None
-    if loaded is None or game is None:
-        rt.store.reschedule(game_id, claimed, None)
-        return False
-    try:
-        stored = game.read(game_id)
-    except ApiError:  # gone meanwhile, or a record this release cannot read: not ours to keep
-        rt.store.reschedule(game_id, claimed, None)
-        return False
-    before = stored.version
-    stored = enforce(game, game_id, stored)
-    applied = stored.version != before
-    if not applied:
-        engine = game.engine
-        active = table.status(stored.record, engine.result(stored.state)) == "active"
-        due = clocks.due(stored.record, active)
-        rt.store.reschedule(game_id, claimed, due)
-        # On a cluster a commit moves the time earlier just before and after its write: one that came
-        # between this read and the reschedule still stands, as read again here.
-        if rt.store.kind == "redis" and not rt.store.atomic_lobby:
-            again = game.read(game_id)
-            if again.version != stored.version and (d := again.record.get("due")) is not None:
-                rt.store.schedule(game_id, d)
-    return applied
-
-
-class Sweeper:
-    """A worker's loop over the due games: every ``interval`` seconds it claims up to ``batch`` of them
-    and settles each (``settle_due``); when the store fails it waits longer each time (up to a minute)
-    and goes on once the store is back. One daemon thread (a greenlet under gevent) per worker."""
-
-    def __init__(self, app: Flask, interval: float, batch: int) -> None:
-        self.app = app
-        self.interval = interval
-        self.batch = batch
-        self.stopped = threading.Event()
-        self.thread: threading.Thread | None = None
-
-    def sweep(self) -> int:
-        """One sweep: the number of games claimed."""
-        with self.app.app_context():
-            rt = runtime()
-            claimed = rt.store.claim(clocks.now_ms(), LEASE_MS, self.batch)
-            for game_id, at in claimed:
-                try:
-                    settle_due(game_id, at)
-                except StoreUnavailable:
-                    raise
-                except Exception:  # one game's trouble never stops the loop; its lease brings it back
-                    logger.exception("the deadline of game %s could not be applied", game_id)
-            return len(claimed)
-
-    def run(self) -> None:
-        pause = self.interval
-        while not self.stopped.is_set():
-            try:
-                taken = self.sweep()
-                pause = 0.0 if taken >= self.batch else self.interval  # more are due: at once
-            except StoreUnavailable as exc:
-                pause = min(60.0, max(self.interval, pause * 2))
-                logger.warning("deadline sweep: the store is unavailable (%s); again in %.1f s", exc, pause)
-            except Exception:
-                pause = min(60.0, max(self.interval, pause * 2))
-                logger.exception("deadline sweep failed; again in %.1f s", pause)
-            self.stopped.wait(pause)
-
-    def start(self) -> Sweeper:
-        self.thread = threading.Thread(target=self.run, name="cardtable-deadlines", daemon=True)
-        self.thread.start()
-        return self
-
-    def stop(self, timeout: float = 5.0) -> None:
-        self.stopped.set()
-        if self.thread is not None:
-            self.thread.join(timeout)
-
-
-def start(app: Flask) -> Sweeper | None:
-    """Start the app's sweeper (once per process), unless CARDTABLE_SWEEP_SECONDS is 0."""
-    settings = app.extensions["cardtable.settings"]
-    if settings.sweep_seconds <= 0:
-        return None
-    running: Sweeper | None = app.extensions.get("cardtable.sweeper")
-    if running is None:
-        running = app.extensions["cardtable.sweeper"] = Sweeper(app, settings.sweep_seconds,
-                                                                settings.sweep_batch).start()
-    return running

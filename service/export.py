@@ -153,7 +153,9 @@ def _positions(game: Game, stored: Stored, raws: list[bytes], start: int) -> lis
         if version and version % PAGE == 0:
             time.sleep(0)
         if version >= start:
-            shown = {**view.body(game, record, version, state, None), "updated_at": at, "server_time": now}
+            # before the last entry the game ran: no ending of the table's, no clock to show running
+            then = record if version == len(raws) else {**record, "ended": None, "running": {}}
+            shown = {**view.body(game, then, version, state, None), "updated_at": at, "server_time": now}
             out.append({"version": version, "view": shown,
                         "hands": [engine.view(state, seat).get("hand") for seat in range(players)]})
         if version == len(raws):

@@ -184,7 +184,7 @@ def lobby_key(game: str) -> str:
 
 
 #: The games the service must act on by itself (a clock runs out, a game idles too long): a sorted set,
-#: member the game's id, score when (epoch ms); a hint, re-checked against the game (``service.deadlines``).
+#: member the game's id, score when (epoch ms); a hint, re-checked against the game (``service.sweeper``).
 DEADLINES_KEY = "cardtable:deadlines"
 
 

@@ -300,3 +300,61 @@ def test_a_finished_game_is_kept_finished_days_and_an_active_one_the_game_ttl(re
     assert r.ttl(key) > 6 * 86400
     client.post(f"/v1/sten/games/{created['game_id']}/resign", headers=auth(created["seats"][0]["token"]))
     assert 2 * 86400 - 60 < r.ttl(key) <= 2 * 86400
+
+
+def test_resign_is_counted_by_the_seats_rate_limit(redis_server) -> None:
+    from service.app import create_app
+    from service.config import Settings
+
+    app = create_app(Settings(redis_url=redis_server.url, allow_fixed_deals=True, store_timeout=5.0,
+                              rate_limit="3/m", request_log=False))
+    client = app.test_client()
+    created = client.post("/v1/sten/games", json={"players": 2}, environ_base={"REMOTE_ADDR": "10.9.8.7"}).json
+    headers = auth(created["seats"][0]["token"])
+    codes = [client.post(f"/v1/sten/games/{created['game_id']}/resign", headers=headers,
+                         environ_base={"REMOTE_ADDR": f"10.9.8.{n}"}).status_code for n in range(5)]
+    assert codes == [200, 409, 409, 429, 429]
+
+
+def test_a_check_after_the_deadline_applies_it_and_answers_deadline_passed(client: FlaskClient) -> None:
+    created = _create(client, 2, PER_MOVE_1S)
+    game_id = created["game_id"]
+    late = _view(client, game_id)["to_move"][0]
+    token = created["seats"][late]["token"]
+    move = _view(client, game_id, token)["legal_moves"][0]
+    time.sleep(1.2)
+    r = client.post(f"/v1/sten/games/{game_id}/moves/check", json={"move": move}, headers=auth(token))
+    assert_problem(r, 409, "deadline_passed")
+    assert _entries(client, game_id)[0]["events"][0]["type"] == "timed_out"
+
+
+def test_a_game_stored_before_clocks_loads_without_one_and_keeps_playing(client: FlaskClient, redis_server) -> None:
+    created = _create(client, 2)
+    game_id = created["game_id"]
+    r = redis.Redis.from_url(redis_server.url)
+    key = f"cardtable:game:{{{game_id}}}"
+    record = _record(redis_server, game_id)
+    for name in ("clock", "clocks", "running", "idle_at", "due"):
+        del record[name]
+    r.hset(key, "s", json.dumps({**record, "schema": 4}))  # as the release before clocks wrote it
+    view = _view(client, game_id)
+    assert view["deadline"] is None and all(s["clock"] is None for s in view["seats"])
+    mover = view["to_move"][0]
+    token = created["seats"][mover]["token"]
+    move = _view(client, game_id, token)["legal_moves"][0]
+    moved = client.post(f"/v1/sten/games/{game_id}/moves", json={"move": move}, headers=auth(token))
+    assert moved.status_code == 200, moved.json
+    assert _record(redis_server, game_id)["schema"] == 5
+
+
+def test_the_positions_of_a_resigned_game_show_it_running_until_the_resignation(client: FlaskClient) -> None:
+    created = _create(client, 2, seats=[{"name": "Ann"}, {"bot": "greedy"}])
+    game_id = created["game_id"]
+    token = created["seats"][0]["token"]
+    mine = _view(client, game_id, token)
+    moved = client.post(f"/v1/sten/games/{game_id}/moves", json={"move": mine["legal_moves"][0]}, headers=auth(token))
+    assert moved.status_code == 200
+    assert client.post(f"/v1/sten/games/{game_id}/resign", headers=auth(token)).status_code == 200
+    positions = client.get(f"/v1/sten/games/{game_id}/positions").json["positions"]
+    assert [p["view"]["status"] for p in positions] == ["active"] * (len(positions) - 1) + ["finished"]
+    assert positions[-1]["view"]["result"]["termination"] == "resignation"

@@ -1,5 +1,5 @@
 """Deadlines that fire with nobody asking: the store's set of due games, claimed by the workers' sweepers
-(``service.deadlines``), on a real Redis, under gunicorn with two workers, across a restart of every
+(``service.sweeper``), on a real Redis, under gunicorn with two workers, across a restart of every
 worker, on a Redis Cluster, and in the in-process store of ``cardtable serve``. Each check reads the
 store itself, never the game over the API (a request would apply the deadline on its own)."""
 
@@ -15,10 +15,11 @@ import redis
 
 from service.app import create_app
 from service.config import Settings
-from service.deadlines import LEASE_MS, Sweeper, settle_due
 from service.store import DEADLINES_KEY, MemoryStore
+from service.sweeper import LEASE_MS, Sweeper, settle_due
 from tests.http import Client
 from tests.servers import RedisClusterServers, gunicorn
+from tests.sse import EventStream
 
 #: Ann against a bot, one second a turn, and a bot for good after one timeout: the game has exactly one
 #: timeout, and then the bots play it out.
@@ -45,8 +46,8 @@ def _redis_log(url: str, game_id: str) -> list[bytes]:
 
 
 def _app(**settings):
-    app = create_app(Settings(allow_fixed_deals=True, store_timeout=5.0, request_log=False, **settings))
-    return app
+    settings = {"allow_fixed_deals": True, "store_timeout": 5.0, "request_log": False, **settings}
+    return create_app(Settings(**settings))
 
 
 def test_a_game_joins_the_due_set_at_its_deadline_and_leaves_it_when_it_is_over(redis_server) -> None:
@@ -110,6 +111,20 @@ def test_with_two_gunicorn_workers_a_deadline_fires_with_no_client_asking_exactl
                                       "private": {}}]
 
 
+def test_a_stream_sees_the_timeout_at_once_and_a_game_lost_on_time_ends_it(redis_server) -> None:
+    with gunicorn(redis_server.url, workers=2) as url:
+        created = Client(url).post("/v1/sten/games", {
+            "players": 2, "clock": {"kind": "per_move", "seconds": 1, "on_timeout": "forfeit"}}).json
+        stream = EventStream(url, f"/v1/sten/games/{created['game_id']}/events", timeout=15)
+        try:
+            entries, end = stream.entries_until_end(15)
+        finally:
+            stream.close()
+    assert [e["events"][0]["type"] for e in entries] == ["timed_out"]
+    assert entries[0]["events"][0]["outcome"] == "lost"
+    assert end is not None and end.json == {"version": entries[0]["version"]}
+
+
 def test_a_deadline_that_passed_while_every_worker_was_down_fires_when_they_come_back(redis_server) -> None:
     with gunicorn(redis_server.url, workers=2) as url:
         created = Client(url).post("/v1/sten/games", {
@@ -126,7 +141,7 @@ def test_a_deadline_that_passed_while_every_worker_was_down_fires_when_they_come
 def test_the_in_process_store_of_cardtable_serve_fires_deadlines_with_its_own_loop() -> None:
     store = MemoryStore()
     app = create_app(Settings(allow_fixed_deals=True, request_log=False, sweep_seconds=0.1), store=store)
-    from service.deadlines import start
+    from service.sweeper import start
 
     sweeper = start(app)
     assert sweeper is not None
@@ -140,7 +155,7 @@ def test_the_in_process_store_of_cardtable_serve_fires_deadlines_with_its_own_lo
 
 
 def test_sweeping_off_means_no_loop() -> None:
-    from service.deadlines import start
+    from service.sweeper import start
 
     assert start(create_app(Settings(request_log=False, sweep_seconds=0), store=MemoryStore())) is None
 
@@ -176,3 +191,25 @@ def _ms(at: str) -> int:
     from datetime import datetime
 
     return int(datetime.fromisoformat(at.replace("Z", "+00:00")).timestamp() * 1000)
+
+
+def test_the_sweeper_backs_off_while_the_store_is_down_and_goes_on_when_it_is_back() -> None:
+    from service.sweeper import start
+    from tests.servers import RedisServer
+
+    server = RedisServer(persist=True)
+    server.start()
+    app = _app(redis_url=server.url, sweep_seconds=0.1, store_timeout=1.0)
+    sweeper = start(app)
+    assert sweeper is not None
+    try:
+        created = app.test_client().post("/v1/sten/games", json={
+            **ONE_TIMEOUT, "clock": {"kind": "per_move", "seconds": 2, "max_timeouts": 1}}).json
+        server.stop()
+        time.sleep(2.5)  # the deadline passes while the store is down; the loop keeps trying, slower
+        assert sweeper.thread is not None and sweeper.thread.is_alive()
+        server.start()
+        assert _until(lambda: bool(_timeouts(_redis_log(server.url, created["game_id"]))), 20)
+    finally:
+        sweeper.stop()
+        server.cleanup()
