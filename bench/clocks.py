@@ -18,8 +18,10 @@ One run, on one redis-server on a spare loopback port and gunicorn as deployed
    fall ``--rate`` a second, after the last create. Nobody asks for them: the sweeper applies each
    one (``timed_out``, then a bot of the default level plays the seat's turn). Measured from the first
    deadline to 3 s after the last: the delay from each deadline to the ``at`` of its ``timed_out``
-   log entry (p50/p99/max), timeouts missing or applied twice, and the workers' and Redis's CPU per
-   timeout (as measured, and less the idle cost of step 2). The timing games then leave the due set;
+   log entry (p50/p90/p99/max; a deadline not applied by then is awaited up to 30 s more), timeouts
+   missing or applied twice, the workers' and Redis's CPU per timeout inside the window (as measured,
+   and less the idle cost of step 2) and how long the workers waited for a core. Each timing game
+   leaves the due set once it timed out (its next turn would time out later);
 4. the move path, clock on against off: bench.http's closed loop (its client, imported) of legal moves
    on games created with a ``fischer`` clock of an hour (none runs out during the run) against games
    created without, alternating rounds (on, off, off, on, ...); the throughput ratio (target: clocks
