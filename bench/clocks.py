@@ -256,7 +256,7 @@ def create_paced(port: int, rds: redis.Redis, game: str, players: int, rate: flo
 
 
 def first_timeouts(rds: redis.Redis, game_id: str) -> list[int]:
-    """The ``at`` (epoch ms) of every ``timed_out`` entry in the game's log."""
+    """The ``at`` (epoch ms) of every ``timed_out`` entry in the game's log, in the log's order."""
     out = []
     for raw in rds.lrange(f"cardtable:log:{{{game_id}}}", 0, -1):
         entry = orjson.loads(raw)
@@ -316,7 +316,8 @@ def steady(args: argparse.Namespace, port: int, master: int, rds: redis.Redis, p
     # (at most LATE seconds; their delays count, their CPU fell after the window) and in the move phase.
     pending = dict(games)
     delays: list[int] = []
-    twice, in_window = 0, 0
+    twice, again, in_window = 0, 0, 0
+    turn_ms = clock["seconds"] * 1000
     late_end = time.monotonic() + LATE
     while pending:
         found = []
@@ -324,7 +325,9 @@ def steady(args: argparse.Namespace, port: int, master: int, rds: redis.Redis, p
             got = first_timeouts(rds, game_id)
             if got:
                 found.append(game_id)
-                twice += len(got) > 1
+                gaps = [b - a for a, b in zip(got, got[1:], strict=False)]
+                twice += any(g < turn_ms / 2 for g in gaps)  # one turn's deadline applied twice
+                again += any(g >= turn_ms / 2 for g in gaps)  # its next turn's ran out too, before it left the set
                 in_window += got[0] <= window_end
                 delays.append(got[0] - deadline)
         if found:
@@ -338,7 +341,7 @@ def steady(args: argparse.Namespace, port: int, master: int, rds: redis.Redis, p
     rds.zrem(DEADLINES_KEY, *[g for g, _ in games])
     n = max(1, in_window)
     out = {"rate": args.rate, "timeouts": len(delays), "in_window": in_window, "missing": missing, "twice": twice,
-           "seconds": seconds,
+           "again": again, "seconds": seconds,
            "p50": pct(delays, 50), "p90": pct(delays, 90), "p99": pct(delays, 99),
            "over": sum(d > SWEEP_MS for d in delays), "max": max(delays, default=float("nan")),
            "min": min(delays, default=float("nan")), "late_creates": late,
@@ -346,7 +349,8 @@ def steady(args: argparse.Namespace, port: int, master: int, rds: redis.Redis, p
            "redis_ms": r / n * 1e3, "redis_net_ms": (r - idle_on["redis_ms_s"] / 1e3 * seconds) / n * 1e3,
            "worker_ms_s": w / seconds * 1e3, "scripts": e, "waited_ms_s": waited}
     print(f"timed out {len(delays)} of {len(games)} ({in_window} in the window of {seconds:.1f} s, {missing} "
-          f"missing {LATE:.0f} s after it, {twice} applied twice); delay deadline -> timed_out at: "
+          f"missing {LATE:.0f} s after it, {twice} applied twice, {again} whose next turn timed out too); "
+          f"delay deadline -> timed_out at: "
           f"p50 {out['p50']:.0f} ms, p90 {out['p90']:.0f} ms, p99 {out['p99']:.0f} ms, max {out['max']:.0f} ms "
           f"(min {out['min']:.0f}; {out['over']} over the sweep "
           f"interval); workers {out['worker_ms_s']:.1f} ms CPU/s, {out['worker_ms']:.2f} ms per timeout "
@@ -368,6 +372,7 @@ def moves(args: argparse.Namespace, port: int, master: Any, redis_proc: Any, pla
     positions = {s: [0] * args.clients for s in sides}
     phases = {s: hb.Phase("move", s) for s in sides}
     with ProcessPoolExecutor(args.clients, mp_context=get_context("fork")) as pool:
+        list(pool.map(abs, range(args.clients), timeout=60))  # every client process is up before round 1
         for i in range(args.rounds):
             for side in ("clock", "none") if i % 2 == 0 else ("none", "clock"):
                 got = hb.run_phase(pool, "move", side, port, master, redis_proc, reqs[side], positions[side],
@@ -402,8 +407,8 @@ def summary(args: argparse.Namespace, players: int, made: int, off: dict[str, fl
     print(f"| the sweeper's cost, nothing due | workers {on['worker_ms_s'] - off['worker_ms_s']:+.2f} ms/s, Redis "
           f"{on['redis_ms_s'] - off['redis_ms_s']:+.2f} ms/s |")
     print(f"| {due['rate']:g} timeouts/s ({due['in_window']} in {due['seconds']:.0f} s, {due['timeouts']} in all; "
-          f"missing {due['missing']}, "
-          f"twice {due['twice']}): deadline -> timed_out p50 / p90 / p99 / max | {due['p50']:.0f} / "
+          f"missing {due['missing']}, twice {due['twice']}, next turn too {due['again']}): "
+          f"deadline -> timed_out p50 / p90 / p99 / max | {due['p50']:.0f} / "
           f"{due['p90']:.0f} / {due['p99']:.0f} / {due['max']:.0f} ms ({due['over']} over {SWEEP_MS} ms; workers "
           f"waited for a core {due['waited_ms_s']:.1f} ms/s) |")
     print(f"| worker CPU per timeout (less the idle cost) | {due['worker_ms']:.2f} ms ({due['worker_net_ms']:.2f} "
