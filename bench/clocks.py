@@ -69,7 +69,7 @@ GRACE = 3.0
 #: How long after the window a deadline not applied yet is awaited.
 LATE = 30.0
 #: What the move phase sizes its prepared moves by (moves a second the real side could take at most).
-MAX_MOVE_RATE = 1_500
+MAX_MOVE_RATE = 2_500
 #: Upper bound on creating the background games.
 CREATE_SECONDS = 600.0
 TARGET = 0.95
@@ -418,6 +418,8 @@ def summary(args: argparse.Namespace, players: int, made: int, off: dict[str, fl
           f"{'ok' if ratio >= TARGET else 'below'}; rounds {rounds}, median {mid:.2f}) |")
     print(f"| worker CPU per move, clock on vs off | {on_p.cpu_per_request:.0f} vs {off_p.cpu_per_request:.0f} us "
           f"(off/on {cpu_ratio:.2f}) |")
+    print(f"| Redis CPU per move, clock on vs off | {on_p.redis_cpu / max(1, on_p.count) * 1e6:.0f} vs "
+          f"{off_p.redis_cpu / max(1, off_p.count) * 1e6:.0f} us |")
     print(f"| move latency p50 / p99, clock on vs off | {hb.pct_ms(on_p.latencies, 50)} / "
           f"{hb.pct_ms(on_p.latencies, 99)} vs {hb.pct_ms(off_p.latencies, 50)} / "
           f"{hb.pct_ms(off_p.latencies, 99)} ms |")
