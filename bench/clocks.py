@@ -198,6 +198,19 @@ def wait_healthy(port: int, seconds: float = 60.0) -> None:
 # --- games -----------------------------------------------------------------------------------
 
 
+def create(conn: http.client.HTTPConnection, game: str, body: dict[str, Any], tries: int = 5) -> Any:
+    """One create through the API; a 503 (the store did not answer in time: the machine is shared) is
+    tried again after a short pause, ``tries`` times at most."""
+    for attempt in range(tries):
+        try:
+            return hb.api(conn, "POST", f"/v1/{game}/games", body)
+        except RuntimeError as exc:
+            if "-> 503" not in str(exc) or attempt == tries - 1:
+                raise
+            time.sleep(0.5)
+    raise AssertionError("unreachable")
+
+
 def create_many(port: int, game: str, players: int, count: int, clock: dict[str, Any], end: float) -> int:
     """Create ``count`` games (one at a time) until monotonic ``end``; how many were created."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=hb.SOCKET_TIMEOUT)
@@ -205,7 +218,7 @@ def create_many(port: int, game: str, players: int, count: int, clock: dict[str,
     for _ in range(count):
         if time.monotonic() > end:
             break
-        hb.api(conn, "POST", f"/v1/{game}/games", {"players": players, "clock": clock})
+        create(conn, game, {"players": players, "clock": clock})
         made += 1
     return made
 
@@ -244,7 +257,7 @@ def create_paced(port: int, rds: redis.Redis, game: str, players: int, rate: flo
                 time.sleep(pause)
             else:
                 late = max(late, -pause)
-            created = hb.api(conn, "POST", f"/v1/{game}/games", {"players": players, "clock": clock})
+            created = create(conn, game, {"players": players, "clock": clock})
             at = clocks.deadline(stored_record(rds, created["game_id"]))
             if at is not None:
                 out.append((created["game_id"], at))
@@ -278,7 +291,7 @@ def prepare_moves(port: int, game: str, players: int, want_moves: int, prefix: s
         body: dict[str, Any] = {"players": players, "seed": seed}
         if clock is not None:
             body["clock"] = clock
-        created = hb.api(conn, "POST", f"/v1/{game}/games", body)
+        created = create(conn, game, body)
         moves = hb.play_locally(engine, players, seed)
         games.append(hb.Game(created["game_id"], "", [s["token"] for s in created["seats"]], moves))
         total += len(moves)
