@@ -8,6 +8,7 @@ bounded (an interval, a batch, a longer wait each time the store fails) and neve
 from __future__ import annotations
 
 import logging
+import random
 import threading
 
 from flask import Flask
@@ -86,6 +87,10 @@ class Sweeper:
             return len(claimed)
 
     def run(self) -> None:
+        # Workers start together: each begins at its own random point of the interval, so that their
+        # sweeps interleave and a deadline waits half an interval on average, not a whole one.
+        if self.stopped.wait(random.uniform(0, self.interval)):
+            return
         pause = self.interval
         while not self.stopped.is_set():
             try:
