@@ -93,7 +93,7 @@ class Game:
         """``load``, and who is at the table, in one call to the store; nobody is marked."""
         if len(game_id) > GAME_ID_MAX:
             raise not_found()
-        opened = runtime().store.open(game_id, None, None, 0)
+        opened = runtime().store.open(game_id, None, None, 0, share=True)
         return self._stored(game_id, opened.loaded), presence.of(opened.marked)
 
     def open(self, game_id: str, required: bool, mark: bool = True) -> tuple[Stored, int | None, Presence]:
@@ -108,7 +108,7 @@ class Game:
         token = auth.bearer(request.headers.get("Authorization"))
         digest = auth.token_hash(token) if token else None
         guess = None if digest is None or not mark else rt.versions.seat_guess(self.engine.id, game_id, digest)
-        opened = rt.store.open(game_id, guess, digest, presence.ttl_ms())
+        opened = rt.store.open(game_id, guess, digest, presence.ttl_ms(), share=token is None)
         stored = self._stored(game_id, opened.loaded)
         seat = self._seat(stored.record, token, digest, required)
         here = presence.of(opened.marked)

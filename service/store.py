@@ -117,10 +117,11 @@ class Store(Protocol):
 
     def load(self, game_id: str) -> Loaded | None: ...
 
-    def open(self, game_id: str, seat: int | None, seat_hash: str | None, ttl_ms: int) -> Opened:
+    def open(self, game_id: str, seat: int | None, seat_hash: str | None, ttl_ms: int, share: bool = False) -> Opened:
         """``load`` and ``presence`` in one round trip: the game, and who is at its table once ``seat``
         (when one is given) is marked for ``ttl_ms`` -- only if the game's seat ``seat`` holds the token
-        hash ``seat_hash`` (the caller's guess of its seat, checked against the game it reads)."""
+        hash ``seat_hash`` (the caller's guess of its seat, checked against the game it reads). ``share``
+        (marking nobody): the identical reads in flight share one round trip."""
         ...
 
     def load_many(self, game_ids: Sequence[str]) -> list[Loaded | None]:
@@ -499,10 +500,19 @@ class RedisStore:
             return result, int(acks)
         raise AssertionError("unreachable")
 
+    def _run(self, script: Any, keys: list[str], args: list[Any]) -> Any:
+        """``script(keys, args)`` as redis-py's Script runs it (EVALSHA; loaded again when the
+        server lost it: a restart, a failover), less its own layers: a request runs two or three."""
+        try:
+            return self.client.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
+        except self._no_script:
+            script.sha = self.client.script_load(script.script)
+            return self.client.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
+
     def _write(self, script: Any, keys: list[str], args: list[Any]) -> bool:
         """Run a write script; with ``min_acks``, acknowledged only once replicated."""
         if not self.min_acks:
-            return bool(self._call(script, keys=keys, args=args, route=keys[0]))
+            return bool(self._call(self._run, script, keys, args, route=keys[0]))
         applied, acks = self._call(self._replicated, script, keys, args, route=keys[0])
         if applied and acks < self.min_acks:
             raise NotReplicated(f"{acks} of {self.min_acks} replicas acknowledged the write")
@@ -545,15 +555,15 @@ class RedisStore:
             return None
         return Loaded(int(got[0]), got[1])
 
-    def open(self, game_id: str, seat: int | None, seat_hash: str | None, ttl_ms: int) -> Opened:
+    def open(self, game_id: str, seat: int | None, seat_hash: str | None, ttl_ms: int, share: bool = False) -> Opened:
         key, here = game_key(game_id), presence_key(game_id)
         args = ["" if seat is None else seat, f'{{"hash":"{seat_hash}"', ttl_ms, self.publish, events_channel(game_id)]
 
         def read() -> Any:
-            return self._call(self._open, keys=[key, here], args=args, route=key)
+            return self._call(self._run, self._open, [key, here], args, route=key)
 
         # Marking nobody, it is a read like ``load``: shared with the identical ones in flight.
-        got = read() if seat is not None else self._shared_read(("open", game_id), read)
+        got = self._shared_read(("open", game_id), read) if share else read()
         loaded = None if got[0] is None or got[1] is None else Loaded(int(got[0]), got[1])
         marked = {int(got[i]): int(got[i + 1]) for i in range(3, len(got), 2)}
         return Opened(loaded, marked, bool(got[2]))
@@ -594,8 +604,8 @@ class RedisStore:
 
     def presence(self, game_id: str, seat: int | None, ttl_ms: int) -> tuple[dict[int, int], int]:
         key = presence_key(game_id)
-        got = self._call(self._presence, keys=[key],
-                         args=["" if seat is None else seat, ttl_ms, self.publish, events_channel(game_id)], route=key)
+        got = self._call(self._run, self._presence, [key],
+                         ["" if seat is None else seat, ttl_ms, self.publish, events_channel(game_id)], route=key)
         marked = {int(got[i]): int(got[i + 1]) for i in range(0, len(got), 2)}
         return marked, min(marked.values(), default=0)
 
@@ -712,7 +722,7 @@ class MemoryStore:
             version, snapshot, _ = self._games[game_id]
             return Loaded(version, snapshot)
 
-    def open(self, game_id: str, seat: int | None, seat_hash: str | None, ttl_ms: int) -> Opened:
+    def open(self, game_id: str, seat: int | None, seat_hash: str | None, ttl_ms: int, share: bool = False) -> Opened:
         loaded = self.load(game_id)
         holds = False
         if loaded is not None and seat is not None:

@@ -145,13 +145,15 @@ def _store_calls(store, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The calls to Redis that a RedisStore makes from now on, by what they do: a read of the game
     with its presence (``open``), a presence mark of its own, a plain load, a commit; else ``other``
     (the rate limiter's count)."""
-    names = {id(store._open): "open", id(store._presence): "presence", id(store._commit): "commit",
-             id(store.client.hmget): "load"}
+    scripts = {id(store._open): "open", id(store._presence): "presence", id(store._commit): "commit"}
     calls: list[str] = []
     real = store._call
 
     def counted(fn, *args, **kw):
-        calls.append(names.get(id(fn), "load" if getattr(fn, "__name__", "") == "hmget" else "other"))
+        if getattr(fn, "__name__", "") == "_run":
+            calls.append(scripts.get(id(args[0]), "other"))
+        else:
+            calls.append("load" if getattr(fn, "__name__", "") == "hmget" else "other")
         return real(fn, *args, **kw)
 
     monkeypatch.setattr(store, "_call", counted)
