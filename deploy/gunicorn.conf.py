@@ -79,16 +79,6 @@ def on_starting(server):  # noqa: ARG001 -- gunicorn's hook signature
     os.makedirs(path, exist_ok=True)
 
 
-def post_worker_init(worker):  # noqa: ARG001 -- gunicorn's hook signature
-    """The worker has loaded the app: what it built to serve (modules, the OpenAPI document, schemas,
-    the engines' tables) lives as long as the worker. Frozen (``gc.freeze``), the cyclic garbage
-    collector no longer walks it: every full collection did, some 20-40 us a request on average."""
-    import gc
-
-    gc.collect()
-    gc.freeze()
-
-
 def on_exit(server):  # noqa: ARG001 -- the metrics files die with the server (on_starting empties them too)
     shutil.rmtree(os.environ["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
     shutil.rmtree(_run_dir, ignore_errors=True)
