@@ -70,7 +70,7 @@ class Versions:
     def __init__(self, size: int = KEPT) -> None:
         self.size = size
         self._kept: OrderedDict[tuple[str, int], Stored] = OrderedDict()  # in order of last use
-        self._seats: dict[tuple[str, str, str], int] = {}  # (game, game id, token hash) -> seat; oldest first
+        self._seats: OrderedDict[tuple[str, str, str], int] = OrderedDict()  # (game, id, token hash) -> seat
 
     def seat_guess(self, game: str, game_id: str, token_hash: str) -> int | None:
         """The seat a token's hash proved at this game on this worker before, if it did: a guess
@@ -84,8 +84,8 @@ class Versions:
             return
         while len(self._seats) >= SEATS_KNOWN:  # bounded: the first learned go first
             try:
-                del self._seats[next(iter(self._seats))]
-            except (KeyError, RuntimeError, StopIteration):  # changed by another thread meanwhile
+                self._seats.popitem(last=False)
+            except KeyError:  # emptied by another thread meanwhile
                 break
         self._seats[key] = seat
 
