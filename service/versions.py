@@ -74,8 +74,8 @@ class Versions:
 
     def seat_guess(self, game: str, game_id: str, token_hash: str) -> int | None:
         """The seat a token's hash proved at this game on this worker before, if it did: a guess
-        that the store checks (``Store.open`` marks it only if the game still holds that hash, and a
-        hash belongs to one seat of one game), and the request checks again against the game read."""
+        that the store checks (``Store.open`` marks it only if that seat of the game it reads holds
+        the hash), and the request checks again against the game read."""
         return self._seats.get((game, game_id, token_hash))
 
     def learn_seat(self, game: str, game_id: str, token_hash: str, seat: int) -> None:
