@@ -84,6 +84,15 @@ def on_exit(server):  # noqa: ARG001 -- the metrics files die with the server (o
     shutil.rmtree(_run_dir, ignore_errors=True)
 
 
+def post_worker_init(worker):
+    """Every worker sweeps the games whose deadline passed (service.sweeper): a greenlet under gevent,
+    a daemon thread otherwise, every CARDTABLE_SWEEP_SECONDS (0: off). The workers share the work
+    through the store's set of due games, each game claimed by one of them at a time."""
+    from service.sweeper import start
+
+    start(worker.wsgi)
+
+
 def child_exit(server, worker):  # noqa: ARG001
     from prometheus_client import multiprocess
 

@@ -23,6 +23,7 @@ from typing import Any
 
 from engines import REGISTRY
 from engines.core import JSON, Engine, IllegalMove, InvalidOptions, move_from_json
+from engines.table import ended_result, read_leaving, with_forfeits
 
 #: The format name every export carries; a later, incompatible format gets a new number.
 FORMAT = "cardtable-replay/1"
@@ -100,7 +101,8 @@ def _entries(export: Mapping[str, Any]) -> Iterator[tuple[int, Mapping[str, Any]
             raise MalformedExport(f"{where} is not an object")
         if _need(entry, "version", int, where) != n:
             raise MalformedExport(f"{where} has version {entry['version']}: entries run 1, 2, 3 ... in order")
-        _need(entry, "seat", int, where)
+        if entry.get("seat") is not None or entry.get("move") is not None:  # null: the service's own entry
+            _need(entry, "seat", int, where)
         if "move" not in entry:
             raise MalformedExport(f"{where} has no `move`")
         if entry["move"] is not None:  # null: an entry of the table (engines.table), no move
@@ -141,9 +143,14 @@ def replay(export: Mapping[str, Any], engines: Mapping[str, Engine] = REGISTRY) 
         state = engine.new_game(players, options, seed, deck)
     except InvalidOptions as exc:
         return answer(0, None, Difference(0, f"the game cannot be set up so: {exc}"))
+    forfeited: set[int] = set()
+    ended: tuple[str, int | None] | None = None
     for n, entry in entries:
         if entry["move"] is None:
-            continue  # a seat claimed, the game started: the table's doing, no rule of the game makes it
+            # a seat claimed, the game started, a seat left or ran out of time: the table's doing, no rule
+            # of the game makes it; it may end the game (the table's result) or rank a seat last
+            ended = read_leaving(entry["events"], forfeited) or ended
+            continue
         seat = entry["seat"]
         if seat not in engine.to_move(state):
             to_move = list(engine.to_move(state))
@@ -160,10 +167,13 @@ def replay(export: Mapping[str, Any], engines: Mapping[str, Engine] = REGISTRY) 
         if made != entry["events"]:
             return answer(n - 1, None, Difference(n, _events_differ(made, entry["events"])))
     result = engine.result(state)
-    if result is None:
+    if ended is not None:
+        made_result = _plain(ended_result(players, ended[0], ended[1], forfeited))
+    elif result is None:
         return answer(len(entries), None, Difference(None, f"the game is not over after the last entry; "
                                                            f"{list(engine.to_move(state))} to move"))
-    made_result = _plain(result.to_json())
+    else:
+        made_result = _plain(with_forfeits(result.to_json(), forfeited))
     if made_result != export["result"]:
         return answer(len(entries), made_result, Difference(None, f"the result is {made_result}, "
                                                                   f"not {export['result']}"))

@@ -264,6 +264,16 @@ def _time(description: str, nullable: bool) -> fields.DateTime:
                            metadata={"description": f"{description} ({TIME_FORMAT})"})
 
 
+class SeatClock(Schema):
+    """A person's clock in a view."""
+
+    remaining_ms = _int(required=True, metadata={
+        "description": "the time left, in ms, as of the view's `server_time`: while `running` it falls until the "
+                       "view's `deadline` (count it down from `server_time`, not from the browser's clock); "
+                       "otherwise the bank (`fischer`) or the time of a turn (`per_move`)"})
+    running = fields.Boolean(required=True, metadata={"description": "the seat is to move and its time runs"})
+
+
 class Seat(Schema):
     """One seat of the table, the same in every game: who sits there and what the table shows of it."""
 
@@ -290,8 +300,9 @@ class Seat(Schema):
     score = _int(required=True, allow_none=True, metadata={
         "description": "the seat's running score in the game or match; null in a game that keeps none (the "
                        "catalogue's `scoring` says which way scores win)"})
-    clock = fields.Dict(required=True, allow_none=True, metadata={
-        "description": "the seat's clock; null: the game is not played on time"})
+    clock = fields.Nested(SeatClock, required=True, allow_none=True, metadata={
+        "description": "a person's clock, `{\"remaining_ms\", \"running\"}`; null for a bot's seat, an open one, a "
+                       "seat a bot took over, and in a game not played on time"})
 
 
 class Health(Schema):
@@ -476,18 +487,20 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
             "termination": fields.String(required=True, validate=validate.OneOf(list(TERMINATIONS)), **_described(
                 "How the game came to its end: `normal` (played out, or stopped by the game's own cap on its "
                 "length: then `status` is `aborted`); `aborted` (a waiting game called off before it started); "
-                "`resignation`, `timeout` and `abandoned` are reserved for tables where players may resign, run "
-                "out of time or leave.")),
+                "`resignation` (a two-player game a seat resigned), `timeout` (a two-player game a seat's clock "
+                "ran out under `forfeit`), `abandoned` (nobody moved for the service's idle limit: nobody wins).")),
             "ranking": fields.List(fields.List(_int()), required=True, **_described(
                 "The seats best first, one list per place: tied seats share a place. By the scores in the game's "
                 "scoring direction (the catalogue's `scoring`), else winners first and losers last; a game "
                 "stopped by its cap ranks every seat equal.")),
             "forfeited": fields.List(_int(), required=True, **_described(
-                "Seats that gave the game up (resigned, timed out or left); none yet.")),
+                "Seats that gave the game up (resigned, or timed out under `forfeit`), ranked last in `ranking` "
+                "and never among the winners.")),
         },
         doc="How the game ended.",
     )
-    from schemas.people import TABLE_EVENTS, listed_field, seats_field  # schemas.people builds on this module
+    from schemas.clocks import clock_field  # schemas.clocks and schemas.people build on this module
+    from schemas.people import TABLE_EVENTS, listed_field, seats_field
 
     players = range(engine.players.start, engine.players.stop)
     create_request = _named(
@@ -519,6 +532,7 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
             ),
             "seats": seats_field(players.stop - 1),
             "listed": listed_field(),
+            "clock": clock_field(),
             "Meta": type("Meta", (), {"unknown": RAISE}),
         },
         doc=f"Start a game of {engine.title}.",
@@ -598,6 +612,9 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
                                 "changed since before the service kept times", nullable=True),
             "server_time": _time("When the service made this answer: with `updated_at`, how long ago the last "
                                  "move was, whatever the client's clock says", nullable=False),
+            "deadline": _time("When the running clock runs out: the first deadline of a seat to move; null "
+                              "while no clock runs (a game without one, a bot to move, a waiting or finished game)",
+                              nullable=True),
             "next_game_id": fields.String(required=True, allow_none=True, **_described(
                 f"Once someone asked for a rematch of this finished game (`rematch{p}Game`): the id of the next "
                 "game. Null until then.")),
@@ -635,7 +652,9 @@ def build(engine: Engine, game: GameSchemas) -> BuiltSchemas:
         {
             "version": _int(required=True, **_described(
                 "The game's version after this move: entry `v` is the `v`-th move.")),
-            "seat": _int(required=True, **_described("The seat that moved (or, in an entry of the table, acted).")),
+            "seat": _int(required=True, allow_none=True, **_described(
+                "The seat that moved (or, in an entry of the table, acted); null in an entry of the service "
+                "itself (`game_abandoned`).")),
             "bot": fields.Boolean(required=True, **_described("The server's bot made the move.")),
             "move": fields.Nested(logged_move, required=True, allow_none=True, **_described(
                 "The move as the caller may see it: as posted, but where its own event hides part of it. Null "

@@ -166,6 +166,8 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
         max_log_entries=settings.max_log_entries,
         long_poll_max_seconds=settings.long_poll_max_seconds,
         bot_policy=BotPolicy(settings.bot_budget_ms, settings.bot_request_seconds),
+        idle_ms=int(settings.idle_days * 24 * 3600 * 1000),
+        finished_ttl=max(1, int(settings.finished_days * 24 * 3600)),
     )
     # CORS first: its preflight answer comes before any count, and as Flask runs after-request hooks
     # last-registered first, its headers go on every answer, the rate limiter's late 429 included.
@@ -176,9 +178,10 @@ def create_app(settings: Settings | None = None, store: Store | None = None) -> 
     api = _Api(app, spec_kwargs={"marshmallow_plugin": CardtablePlugin()})
     errors.register(app, settings.retry_after)
     app.extensions["cardtable.access_log"] = observability.init(app, settings.request_log)
+    app.extensions["cardtable.settings"] = settings  # the sweeper's (service.sweeper.start)
     api.register_blueprint(_service_blueprint())
     for game_id, engine in REGISTRY.items():
-        api.register_blueprint(make_blueprint(engine, build(engine, SCHEMAS[game_id])))
+        api.register_blueprint(make_blueprint(engine, build(engine, SCHEMAS[game_id]), rt.games))
     _document_docs_routes(api)
     web.install(app, api)
 

@@ -18,7 +18,7 @@ from engines.core import Engine
 from schemas.common import BuiltSchemas, LogQuery, MoveCheck, Problem
 from schemas.people import Joined, JoinRequest, Lobby, LobbyQuery, Rematched
 from schemas.replay import PositionsQuery, build_replay
-from service import create, export, lobby, log, moves, people, ratelimit, rematch, stream, view
+from service import create, deadlines, export, lobby, log, moves, people, ratelimit, rematch, stream, view
 from service.errors import PROBLEM
 from service.examples import game_examples
 from service.runtime import STREAM_MAX_ENTRIES, Game
@@ -30,8 +30,12 @@ P401 = (401, "unauthorized: seat token missing, wrong, or of another game")
 P403 = (403, "fixed_deal_disabled: `seed` or `deck` sent while fixed deals are off")
 P404 = (404, "game_not_found: no such game, or it expired")
 P409 = (409, "stale_version, not_your_turn, game_over, game_not_started (the game waits for the people of its "
-             "open seats) or log_full (the game holds the most moves this server keeps); `current_version` says "
-             "where the game is")
+             "open seats), deadline_passed (the seat's time ran out: its turn went on without it), seat_replaced "
+             "(a bot has taken the seat over) or log_full (the game holds the most moves this server keeps); "
+             "`current_version` says where the game is")
+P409_RESIGN = (409, "game_over, game_not_started (a waiting game is called off with `abort` instead), "
+                    "seat_replaced (a bot has taken the seat over already) or stale_version (the game kept "
+                    "changing meanwhile); `current_version` says where the game is")
 P409C = (409, "log_full: the bots' opening moves would exceed the most moves this server keeps of a game")
 P413 = (413, "payload_too_large: the body is over the limit")
 P422 = (422, "validation_error (`errors` says where), illegal_move (`reason` says which rule), "
@@ -154,9 +158,12 @@ def _table_route(blp: Blueprint, built: BuiltSchemas, game: Game, prefix: str, a
         return handler(game, game_id)
 
 
-def make_blueprint(engine: Engine, built: BuiltSchemas) -> Blueprint:
-    """All routes of one game under ``/v1/<game>``, documented with its own schemas."""
+def make_blueprint(engine: Engine, built: BuiltSchemas, games: dict[str, Game] | None = None) -> Blueprint:
+    """All routes of one game under ``/v1/<game>``, documented with its own schemas; its ``Game`` is
+    kept in ``games`` (the sweeper's, ``service.sweeper``)."""
     game = Game(engine, built)
+    if games is not None:
+        games[engine.id] = game
     prefix = built.prefix
     examples = game_examples(game)
     blp = Blueprint(engine.id, engine.id, url_prefix=f"/v1/{engine.id}", description=engine.title)
@@ -307,6 +314,25 @@ def make_blueprint(engine: Engine, built: BuiltSchemas) -> Blueprint:
          "caller's view, with the entry written."),
     ):
         _table_route(blp, built, game, prefix, action, summary, description)
+
+    @blp.route("/games/<string(maxlength=64):game_id>/resign", methods=["POST"], endpoint="resign",
+               parameters=[dict(GAME_ID)])
+    @_documented(
+        blp.response(200, built.move_answer, description="the caller's view after resigning, with the log entries "
+                                                          "this request wrote", headers={**ETAG, **CACHED, **REPLAYED}),
+        *_alt(blp, P401, P404, P409_RESIGN, P503),
+        blp.doc(operationId=f"resign{prefix}Game", summary="Give the game up",
+                description="A person gives the game up (the token of a person's seat). A two-player game ends at "
+                            "once: `termination` `resignation`, the seat loses. In a larger game a bot of the "
+                            "default level takes the seat over for the rest of the game (its `status` `replaced`, "
+                            "`replaced_because` `resigned`) and the others play on. Either way the log gets an "
+                            "entry with `resigned`, and the seat is listed in the result's `forfeited` and ranked "
+                            "last. The seat's token still reads the game; its moves answer 409 `seat_replaced`. "
+                            "With an `Idempotency-Key` a retry answers as the first call did.",
+                parameters=[IDEMPOTENCY], security=BEARER),
+    )
+    def resign_game(game_id: str) -> Response:
+        return deadlines.resign(game, game_id)
 
     @blp.route("/games/<string(maxlength=64):game_id>/rematch", methods=["POST"], endpoint="rematch",
                parameters=[dict(GAME_ID)])

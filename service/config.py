@@ -69,6 +69,15 @@ class Settings:
     bot_request_seconds: float = 0.25  # CARDTABLE_BOT_REQUEST_SECONDS: CPU seconds for all bot moves of a request
     redis_pool: int = 32  # CARDTABLE_REDIS_POOL: store calls at once per worker; more wait their turn
     breaker_seconds: float = 1.0  # CARDTABLE_BREAKER_SECONDS: store calls refused after the store failed to answer
+    #: CARDTABLE_IDLE_DAYS: an active game nobody moved in for this many days ends `abandoned`; 0 = never
+    idle_days: float = 6.0
+    #: CARDTABLE_FINISHED_DAYS: how long a finished game is kept (its keys' TTL once it is over)
+    finished_days: float = 7.0
+    #: CARDTABLE_SWEEP_SECONDS: how often each worker looks for games whose deadline passed; 0 = never
+    #: (deadlines are then applied only when a request loads the game)
+    sweep_seconds: float = 0.5
+    #: CARDTABLE_SWEEP_BATCH: due games one sweep takes at most
+    sweep_batch: int = 50
     #: CARDTABLE_SECRET: what keyed creates derive their game id and seat tokens from; None = one kept in
     #: Redis (or, in process, one per process). Never shown (repr=False).
     secret: str | None = field(default=None, repr=False)
@@ -113,6 +122,10 @@ class Settings:
             "redis_pool": int(env.get("CARDTABLE_REDIS_POOL") or cls.redis_pool),
             "breaker_seconds": float(env.get("CARDTABLE_BREAKER_SECONDS") or cls.breaker_seconds),
             "secret": env.get("CARDTABLE_SECRET") or None,
+            "idle_days": float(env.get("CARDTABLE_IDLE_DAYS") or cls.idle_days),
+            "finished_days": float(env.get("CARDTABLE_FINISHED_DAYS") or cls.finished_days),
+            "sweep_seconds": float(env.get("CARDTABLE_SWEEP_SECONDS") or cls.sweep_seconds),
+            "sweep_batch": int(env.get("CARDTABLE_SWEEP_BATCH") or cls.sweep_batch),
         }
         values.update(overrides)
         settings = cls(**values)  # type: ignore[arg-type]
@@ -125,5 +138,8 @@ class Settings:
             raise ValueError("CARDTABLE_REDIS_POOL must be at least 1")
         if self.breaker_seconds < 0:
             raise ValueError("CARDTABLE_BREAKER_SECONDS must not be negative")
+        if self.idle_days < 0 or self.finished_days <= 0 or self.sweep_seconds < 0 or self.sweep_batch < 1:
+            raise ValueError("CARDTABLE_IDLE_DAYS and CARDTABLE_SWEEP_SECONDS must not be negative, "
+                             "CARDTABLE_FINISHED_DAYS must be above 0 and CARDTABLE_SWEEP_BATCH at least 1")
         if self.secret is not None and len(self.secret) < 16:
             raise ValueError("CARDTABLE_SECRET must be at least 16 characters (32 random bytes, base64, is good)")

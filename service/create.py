@@ -15,7 +15,7 @@ from typing import Any
 from flask import Response, request, url_for
 
 from engines.core import InvalidOptions
-from service import auth, lobby, observability, ratelimit, seats, table
+from service import auth, clocks, lobby, observability, ratelimit, seats, table
 from service.errors import ApiError
 from service.moves import play_bots
 from service.records import SCHEMA_VERSION, dumps, fingerprint, timestamp
@@ -156,7 +156,12 @@ def create(game: Game) -> Response:
         "lobby": None,
         "ended": None,
         "next_game_id": None,
+        "clock": None if body.get("clock") is None else clocks.spec(body["clock"]),
+        "running": {},
+        "idle_at": None,
+        "due": None,
     }
+    record["clocks"] = clocks.fresh(record["clock"], players)
     listed = None
     if record["listed"] and table.waiting(record):
         listed = lobby.listing(engine.id, game_id, now)
@@ -167,6 +172,7 @@ def create(game: Game) -> Response:
         check_log_room(0, len(entries))
     record["state"] = engine.encode(state)
     record["updated_at"] = timestamp()  # after the bots' opening moves, if any
+    record = clocks.settled(engine, record, state, entries, rt.idle_ms)  # a game that starts: its clocks run
     created = {
         "game_id": game_id,
         "game": engine.id,
@@ -185,8 +191,9 @@ def create(game: Game) -> Response:
         "created": {**created, "invite": invite is not None,  # no secret kept: derived again on a replay
                     "seats": [{k: v for k, v in s.items() if k != "token"} for s in created["seats"]]},
     })
-    if not rt.store.create(game_id, dumps(record), entries, table.ttl(record, rt.game_ttl),
-                           "create" if key else None, idem_value, listed):
+    over = engine.result(state) is not None
+    if not rt.store.create(game_id, dumps(record), entries, table.ttl(record, rt.game_ttl, rt.finished_ttl, over),
+                           "create" if key else None, idem_value, listed, record["due"]):
         if key is None:
             raise AssertionError("a fresh random game id was taken")  # 2**96 ids: a broken generator
         stored = rt.store.idempotent(game_id, "create")  # a concurrent retry won the race

@@ -26,6 +26,7 @@ from service.errors import ApiError
 from service.log import PAGE
 from service.records import UnknownSnapshot, loads_entry, timestamp
 from service.runtime import Game, runtime
+from service.table import result_json as table_result
 from service.versions import Stored
 from service.wire import json_response, matches, query_int
 
@@ -45,7 +46,9 @@ def finished(game: Game, game_id: str) -> tuple[Stored, int | None]:
     ``game_not_finished`` while it runs (nothing of it is shown then)."""
     stored = game.load(game_id)
     seat = game.seat(stored.record, required=False)
-    if game.engine.result(stored.state) is None:
+    ended = stored.record.get("ended")
+    played = ended is not None and ended["termination"] != "aborted"  # resigned, timed out, abandoned
+    if game.engine.result(stored.state) is None and not played:
         raise ApiError(409, "game_not_finished", "The game is still running: its export and positions "
                        "are there once it is over.", current_version=stored.version)
     return stored, seat
@@ -75,7 +78,7 @@ def document(game: Game, stored: Stored, raws: list[bytes]) -> dict[str, Any]:
             raise ApiError(409, "unknown_snapshot_version", f"The stored log cannot be read: {exc}.") from None
         entries.append({"version": e["version"], "seat": e["seat"], "bot": e["bot"], "at": e["at"],
                         "move": e["move"], "events": e["events"]})
-    result = engine.result(stored.state)
+    result = table_result(engine, record, stored.state)
     assert result is not None, "only a finished game is exported"
     return {
         "format": FORMAT,
@@ -88,7 +91,7 @@ def document(game: Game, stored: Stored, raws: list[bytes]) -> dict[str, Any]:
         "seed": record["seed"],
         "deck": _deck(game, record, options),
         "entries": entries,
-        "result": result.to_json(),
+        "result": result,
     }
 
 
@@ -150,7 +153,9 @@ def _positions(game: Game, stored: Stored, raws: list[bytes], start: int) -> lis
         if version and version % PAGE == 0:
             time.sleep(0)
         if version >= start:
-            shown = {**view.body(game, record, version, state, None), "updated_at": at, "server_time": now}
+            # before the last entry the game ran: no ending of the table's, no clock to show running
+            then = record if version == len(raws) else {**record, "ended": None, "running": {}}
+            shown = {**view.body(game, then, version, state, None), "updated_at": at, "server_time": now}
             out.append({"version": version, "view": shown,
                         "hands": [engine.view(state, seat).get("hand") for seat in range(players)]})
         if version == len(raws):

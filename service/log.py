@@ -45,7 +45,7 @@ def entry(game: Game, seat: int, move: Move, events: tuple[Event, ...], bot: boo
                   "redacted": redacted, "events": [e.to_json() for e in events], "at": timestamp()})
 
 
-def table_entry(game: Game, seat: int, events: list[Event], version: int) -> bytes:
+def table_entry(game: Game, seat: int | None, events: list[Event], version: int) -> bytes:
     """The stored log entry of something the table did, not a move (``engines.table``: a seat claimed,
     the game started or called off): ``seat`` is who did it, ``move`` is null, and ``events`` say
     what happened, the same for every viewer."""

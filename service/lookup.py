@@ -15,8 +15,8 @@ from flask import Response
 
 from engines import REGISTRY
 from schemas.people import LookupRequest
-from service import auth, table
-from service.records import UnknownSnapshot, loads, loads_record
+from service import auth, clocks, table
+from service.records import UnknownSnapshot, loads, loads_record, timestamp
 from service.runtime import runtime
 from service.store import Loaded
 from service.versions import Stored
@@ -49,8 +49,10 @@ def _item(token: str, game_id: str, got: Loaded | None) -> dict[str, Any] | None
     engine = stored.engine
     state = stored.state
     status = table.status(record, engine.result(state))
+    at = clocks.deadline(record, seat) if status == "active" else None
     return {"game": engine.id, "game_id": game_id, "seat": seat, "status": status,
-            "your_turn": status == "active" and seat in engine.to_move(state), "deadline": None}
+            "your_turn": status == "active" and seat in engine.to_move(state),
+            "deadline": None if at is None else timestamp(at / 1000)}
 
 
 def _stored(game_id: str, got: Loaded) -> Stored | None:

@@ -17,7 +17,7 @@ from flask import Response, current_app
 from marshmallow import ValidationError
 
 from engines.core import Event, IllegalMove, Move
-from service import log, observability, presence, table, view
+from service import clocks, log, observability, presence, table, view
 from service.bots import MAX_BOT_MOVES, RequestBots, seat_level
 from service.errors import ApiError
 from service.move_reader import ReadMove
@@ -43,8 +43,9 @@ def read_move(game: Game) -> ReadMove:
 
 def judge(game: Game, stored: Stored, seat: int, read: ReadMove) -> tuple[Move, Any, tuple[Event, ...]]:
     """The move, the state after it and its events, if ``seat`` may make the move of ``read`` now:
-    409 ``stale_version``/``game_over``/``game_not_started``/``log_full``/``not_your_turn`` or 422
-    ``illegal_move`` otherwise."""
+    409 ``stale_version``/``game_over``/``game_not_started``/``seat_replaced``/``log_full``/
+    ``deadline_passed`` (the seat's turn ran out of time and went on without it)/``not_your_turn`` or
+    422 ``illegal_move`` otherwise."""
     engine = game.engine
     version = read.body.get("version")
     if version is not None and version != stored.version:
@@ -55,8 +56,13 @@ def judge(game: Game, stored: Stored, seat: int, read: ReadMove) -> tuple[Move, 
         raise ApiError(409, "game_over", "The game has finished.", current_version=stored.version)
     if table.waiting(stored.record):
         raise table.not_started(stored.version)
+    if stored.record["seats"][seat].get("replaced"):
+        raise seat_replaced(stored.version)
     check_log_room(stored.version, 1)
     if seat not in engine.to_move(state):
+        if clocks.timed_out_turn(stored.record, seat):
+            raise ApiError(409, "deadline_passed", f"Seat {seat}'s time ran out: its turn went on without it.",
+                           current_version=stored.version)
         raise ApiError(409, "not_your_turn", f"Seat {seat} is not to move.", current_version=stored.version)
     try:
         move = read.move()
@@ -64,6 +70,11 @@ def judge(game: Game, stored: Stored, seat: int, read: ReadMove) -> tuple[Move, 
     except IllegalMove as exc:
         raise ApiError(422, "illegal_move", exc.message, reason=exc.reason) from None
     return move, after, events
+
+
+def seat_replaced(version: int) -> ApiError:
+    return ApiError(409, "seat_replaced", "A bot has taken this seat over (it resigned or ran out of time): its "
+                    "token still reads the game but makes no move.", current_version=version)
 
 
 def play_bots(game: Game, record: Mapping[str, Any], state: Any, version: int) -> tuple[Any, list[bytes]]:
@@ -149,14 +160,16 @@ def submit(game: Game, game_id: str) -> Response:
             new_version = stored.version + len(entries)
             # the version read stays as it was
             record = {**record, "state": engine.encode(after), "updated_at": timestamp()}
+            record = clocks.settled(engine, record, after, entries, rt.idle_ms, own=seat)
             answer, view_bytes, answer_bytes = answered(game, record, new_version, after, seat, entries, here)
             tag = etag(new_version, seat, f"p{here.mark}")
             # The kept answer embeds the view as encoded once: {"fingerprint", "view", "etag"}.
             idem_value = None if idem is None else (
                 b'{"fingerprint":%s,"view":%s,"etag":%s}' % (dumps(body_print), answer_bytes, dumps(tag)))
             snapshot = dumps(record)
-            marked = rt.store.commit(game_id, stored.version, snapshot, entries, rt.game_ttl, idem, idem_value,
-                                     mark=(seat, presence.ttl_ms()))
+            ttl = table.ttl(record, rt.game_ttl, rt.finished_ttl, answer["status"] == "finished")
+            marked = rt.store.commit(game_id, stored.version, snapshot, entries, ttl, idem, idem_value,
+                                     due=record["due"], mark=(seat, presence.ttl_ms()))
             if marked:
                 observability.moves_applied(engine.id, len(entries), answer["status"] == "finished")
                 written = Stored(new_version, snapshot, record, engine, after)  # the next request starts here

@@ -31,6 +31,9 @@ ERRORS: tuple[tuple[str, str, str], ...] = (
     ("409", "not_your_turn", "the seat is not to move"),
     ("409", "game_over", "the game has finished"),
     ("409", "game_not_started", "a move (or its check) in a game that still waits for the people of its open seats"),
+    ("409", "deadline_passed", "a move (or its check) of a seat whose time ran out: its turn went on without it"),
+    ("409", "seat_replaced", "a move, its check or a resign of a seat a bot took over (it resigned or timed out); "
+                             "its token still reads the game"),
     ("409", "no_open_seat", "a join when the seat asked for is not open, or the game has none left"),
     ("409", "game_not_waiting", "a start or an abort of a game that has started or is over"),
     ("409", "log_full", "the game holds the most moves this server keeps of one game"),
@@ -105,6 +108,19 @@ default), inside the request that gives them the turn.
   30 s). It moves no version but changes the view's `ETag`.
 - `rematch<Game>Game` with a seat token of a finished game creates (or joins) the next game, the same
   people one seat on; `lookupGames` answers the games of up to 50 tokens, sent in the body.
+
+## Time and leaving
+
+- Create takes `clock`: `{{"kind": "fischer", "initial_seconds", "increment_seconds"}}` or
+  `{{"kind": "per_move", "seconds"}}`, with `on_timeout` (`bot` or `forfeit`) and `max_timeouts`. Each
+  person's seat shows `clock` (`remaining_ms` as of `server_time`, `running`); the view's `deadline` is
+  when the running clock runs out. Bots have no clock.
+- At a deadline the service acts by itself, through the same atomic write as a move: a bot plays the
+  turn (`timed_out`), takes the seat over after `max_timeouts` turns in a row, or, under `forfeit`, the
+  seat loses a two-player game (termination `timeout`) or is forfeited in a larger one. A move after the
+  deadline is 409 `deadline_passed`.
+- `resign<Game>Game` gives the game up: a two-player game ends (`resignation`), in a larger one a bot
+  takes the seat over (`replaced`); its moves are then 409 `seat_replaced`. Forfeited seats rank last.
 
 ## Views, versions and concurrency
 

@@ -25,7 +25,7 @@ from flask import Response
 from engines.core import Event
 from engines.table import BotSeated, GameAborted, GameStarted, SeatTaken
 from schemas.people import JoinRequest
-from service import auth, lobby, log, observability, presence, table
+from service import auth, clocks, lobby, log, observability, presence, table
 from service.bots import DEFAULT_LEVEL
 from service.create import caller
 from service.errors import ApiError
@@ -92,12 +92,15 @@ def commit_table(game: Game, stored: Stored, record: dict[str, Any], seat: int, 
         entries += bot_entries
     check_log_room(stored.version, len(entries))
     record = {**record, "state": engine.encode(state), "updated_at": timestamp()}
+    record = clocks.settled(engine, record, state, entries, rt.idle_ms)  # a game that starts: its clocks run
     unlisted = None
     if table.waiting(stored.record) and not table.waiting(record):  # its wait is over: out of the lobby
         unlisted = lobby.unlisting(stored.record)
         record["lobby"] = None
+    over = engine.result(state) is not None
     written = rt.store.commit(record["game_id"], stored.version, dumps(record), entries,
-                              table.ttl(record, rt.game_ttl), idem, idem_value, unlisted)
+                              table.ttl(record, rt.game_ttl, rt.finished_ttl, over), idem, idem_value, unlisted,
+                              record["due"])
     if written and started:
         observability.moves_applied(engine.id, len(entries) - 1, engine.result(state) is not None)
     return written, record, state, entries

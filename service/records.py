@@ -2,13 +2,21 @@
 
 A record is JSON: ``{"schema": 4, "format": n, "game", "game_id", "players", "options", "seed",
 "deck", "seats": [{"hash", "bot", "level", "name", "open", "reserved"}], "state", "created_at",
-"updated_at", "listed", "invite", "lobby", "ended", "next_game_id"}``. A seat is a person's
+"updated_at", "listed", "invite", "lobby", "ended", "next_game_id", "clock", "clocks", "running",
+"idle_at", "due"}``. A seat is a person's
 (``hash``, the SHA-256 of its token), a bot's (``bot`` true, ``level``; a bot seat without one,
 written before levels existed, plays ``random``) or open (``open`` true, no hash yet; ``reserved`` for
 the person of a rematch's finished game); ``name`` only when one was given. ``listed``: the game shows
 in the lobby while it waits, as the lobby's member ``lobby``; ``invite``: the SHA-256 of the invite
 that claims its open seats (null when it had none); ``ended``: ``{"termination": "aborted", "at"}``
-once a waiting game was called off; ``next_game_id``: its rematch. The times are RFC 3339 UTC
+once a waiting game was called off; ``next_game_id``: its rematch. A seat a bot took over keeps its
+hash (its token still reads) and has ``bot`` true, its ``level``, ``replaced`` (``resigned`` or
+``timed_out``) and, when it gave the game up, ``forfeited``. ``ended`` also says how a game ended
+before it was played out
+(``resignation`` or ``timeout`` of ``seat``, ``abandoned``). ``clock``: the game's clock (null
+without), ``clocks`` each seat's bank and timeouts in a row, ``running`` the absolute deadlines (epoch
+ms) of the persons to move, ``idle_at`` when it counts as abandoned, ``due`` the first of those
+(``service.clocks``). The times are RFC 3339 UTC
 strings (``timestamp``). ``schema`` versions this envelope (the service's part); ``format``
 versions the game's ``state`` (the engine's ``format``). A log entry is ``{"format": n, "version",
 "seat", "bot", "move", "redacted", "events", "at"}`` (release 1 wrote neither ``format`` nor
@@ -36,8 +44,8 @@ from engines.core import Engine, Migration, NewerFormat, migrate
 #: The envelope format this release writes. 1: the first release (no ``format``; every game's state
 #: in its format 1). 2: ``format`` names the state's format. 3: ``created_at`` and ``updated_at``.
 #: 4: the people at the table (named and open seats, ``listed``, ``invite``, ``lobby``, ``ended``,
-#: ``next_game_id``).
-SCHEMA_VERSION = 4
+#: ``next_game_id``). 5: time and leaving (``clock``, ``clocks``, ``running``, ``idle_at``, ``due``).
+SCHEMA_VERSION = 5
 
 
 class UnknownSnapshot(Exception):
@@ -92,7 +100,14 @@ def _envelope_3_to_4(record: dict[str, Any]) -> dict[str, Any]:
             "next_game_id": None}
 
 
-ENVELOPE_MIGRATIONS: Mapping[int, Migration] = {1: _envelope_1_to_2, 2: _envelope_2_to_3, 3: _envelope_3_to_4}
+def _envelope_4_to_5(record: dict[str, Any]) -> dict[str, Any]:
+    """Games written before clocks: played without one, nothing running, and no idle deadline until
+    their next write sets one."""
+    return {**record, "schema": 5, "clock": None, "clocks": None, "running": {}, "idle_at": None, "due": None}
+
+
+ENVELOPE_MIGRATIONS: Mapping[int, Migration] = {1: _envelope_1_to_2, 2: _envelope_2_to_3, 3: _envelope_3_to_4,
+                                                4: _envelope_4_to_5}
 
 
 def loads_record(raw: bytes, engine: Engine) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from typing import Any
 from flask import Response, request
 
 from engines.table import SeatTaken
-from service import auth, observability, seats, table
+from service import auth, clocks, observability, seats, table
 from service.errors import ApiError
 from service.moves import play_bots
 from service.people import commit_table
@@ -50,8 +50,9 @@ def rematch(game: Game, game_id: str) -> Response:
     old_seat = game.seat(stored.record, required=True)
     assert old_seat is not None
     token = auth.bearer(request.headers.get("Authorization")) or ""  # a seat's: game.seat checked it
-    if game.engine.result(stored.state) is None:
-        called_off = stored.record.get("ended") is not None
+    ended = stored.record.get("ended")
+    called_off = ended is not None and ended["termination"] == "aborted"
+    if game.engine.result(stored.state) is None and (ended is None or called_off):
         raise ApiError(409, "game_not_finished", "The game was called off before it was played: there is nothing "
                        "to play again." if called_off else "The game is still running: play it to its end first.",
                        current_version=stored.version)
@@ -75,7 +76,7 @@ def _next_seats(old: list[Mapping[str, Any]], caller: int, token: str) -> list[d
     out: list[dict[str, Any]] = [{} for _ in range(players)]
     for s, was in enumerate(old):
         moved = (s + 1) % players
-        if was.get("bot"):
+        if was.get("bot") and not was.get("replaced"):  # a person a bot stood in for comes back a person
             seat: dict[str, Any] = {"hash": None, "bot": True, "level": was.get("level")}
             if seat["level"] is None:
                 del seat["level"]  # a bot from before levels: it stays what it was
@@ -101,6 +102,8 @@ def _create(game: Game, stored: Stored, new_id: str, seat: int, token: str) -> b
         "players": old["players"], "options": old["options"], "seed": seed, "deck": None,
         "seats": _next_seats(old["seats"], seat, token), "state": None, "created_at": timestamp(),
         "updated_at": None, "listed": False, "invite": None, "lobby": None, "ended": None, "next_game_id": None,
+        "clock": old.get("clock"), "clocks": clocks.fresh(old.get("clock"), old["players"]), "running": {},
+        "idle_at": None, "due": None,
     }
     entries: list[bytes] = []
     if not table.waiting(record):  # nobody else to wait for: it starts, and its bots move
@@ -108,7 +111,10 @@ def _create(game: Game, stored: Stored, new_id: str, seat: int, token: str) -> b
         check_log_room(0, len(entries))
     record["state"] = engine.encode(state)
     record["updated_at"] = timestamp()
-    created = rt.store.create(new_id, dumps(record), entries, table.ttl(record, rt.game_ttl))
+    record = clocks.settled(engine, record, state, entries, rt.idle_ms)
+    over = engine.result(state) is not None
+    created = rt.store.create(new_id, dumps(record), entries, table.ttl(record, rt.game_ttl, rt.finished_ttl, over),
+                              due=record["due"])
     if created:
         observability.game_created(engine.id, engine.result(state) is not None)
     return created
@@ -146,5 +152,5 @@ def _link(game: Game, game_id: str, new_id: str) -> None:
         if stored.record.get("next_game_id") == new_id:
             return
         record = {**stored.record, "state": game.engine.encode(stored.state), "next_game_id": new_id}
-        if rt.store.commit(game_id, stored.version, dumps(record), [], rt.game_ttl):
+        if rt.store.commit(game_id, stored.version, dumps(record), [], rt.finished_ttl):
             return

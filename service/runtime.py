@@ -18,7 +18,7 @@ from flask import current_app, request
 
 from engines.core import Engine
 from schemas.common import BuiltSchemas
-from service import auth, presence, ratelimit
+from service import auth, clocks, presence, ratelimit
 from service.bots import BotPolicy
 from service.errors import ApiError
 from service.move_reader import MoveReader
@@ -52,6 +52,9 @@ class Runtime:
     max_log_entries: int = MAX_LOG_ENTRIES  # a game's log holds at most this many entries
     long_poll_max_seconds: float = 30.0  # a long poll answers 304 by then at the latest, whatever it asked
     versions: Versions = field(default_factory=Versions)  # the game versions this worker has just used
+    idle_ms: int = 6 * 24 * 3600 * 1000  # CARDTABLE_IDLE_DAYS: an active game unmoved this long is abandoned
+    finished_ttl: int = 7 * 24 * 3600  # CARDTABLE_FINISHED_DAYS, in seconds: a finished game's keys' TTL
+    games: dict[str, Game] = field(default_factory=dict)  # every hosted game by its id (the sweeper's)
 
 
 def runtime() -> Runtime:
@@ -82,6 +85,20 @@ class Game:
         self.moves = MoveReader(engine, built)
 
     def load(self, game_id: str) -> Stored:
+        """``read``, with any deadline of the game that has passed applied first
+        (``service.deadlines.enforce``): every request sees the game as it stands now."""
+        return self._current(game_id, self.read(game_id))
+
+    def _current(self, game_id: str, stored: Stored) -> Stored:
+        """``stored`` with any deadline of the game that has passed applied (``load``)."""
+        from service.deadlines import enforce  # it builds on this module
+
+        due = stored.record.get("due")
+        if due is None or due > clocks.now_ms():
+            return stored
+        return enforce(self, game_id, stored)
+
+    def read(self, game_id: str) -> Stored:
         """The stored game ``game_id`` of this game (as kept, when this worker has just used the
         very same version): 404 ``game_not_found`` when there is none (or it is another game's),
         409 ``unknown_snapshot_version`` when it cannot be read. Its record is never changed."""
@@ -90,11 +107,12 @@ class Game:
         return self._stored(game_id, runtime().store.load(game_id))
 
     def look(self, game_id: str) -> tuple[Stored, Presence]:
-        """``load``, and who is at the table, in one call to the store; nobody is marked."""
+        """``load`` (its deadlines applied), and who is at the table, in one call to the store; nobody
+        is marked."""
         if len(game_id) > GAME_ID_MAX:
             raise not_found()
         opened = runtime().store.open(game_id, None, None, 0, share=True)
-        return self._stored(game_id, opened.loaded), presence.of(opened.marked)
+        return self._current(game_id, self._stored(game_id, opened.loaded)), presence.of(opened.marked)
 
     def open(self, game_id: str, required: bool, mark: bool = True) -> tuple[Stored, int | None, Presence]:
         """``load``, then ``seat`` (the caller's, ``required`` or not), and who is at the table with
@@ -109,7 +127,7 @@ class Game:
         digest = auth.token_hash(token) if token else None
         guess = None if digest is None or not mark else rt.versions.seat_guess(self.engine.id, game_id, digest)
         opened = rt.store.open(game_id, guess, digest, presence.ttl_ms(), share=token is None)
-        stored = self._stored(game_id, opened.loaded)
+        stored = self._current(game_id, self._stored(game_id, opened.loaded))
         seat = self._seat(stored.record, token, digest, required)
         here = presence.of(opened.marked)
         if seat is None:

@@ -5,7 +5,8 @@ Who sits there comes from the stored record (a person, a bot and its level, or a
 given on create or join); the hand size and running score from the game (``Engine.seat_facts``); whether
 a person is at the table now from presence (``service.presence``). A seat nobody named is named by
 ``default_name``: "Player 1" ... for people and open seats, the level's name for a bot ("Greedy bot").
-There are no clocks yet (``clock`` is null).
+A seat a bot took over (``replaced``) is a bot's (``kind`` ``bot``), with why (``replaced_because``); a
+person's clock comes from ``service.clocks``.
 """
 
 from __future__ import annotations
@@ -47,16 +48,25 @@ def name(seat: int, stored: Mapping[str, Any]) -> str:
     return given if given else default_name(seat, seat_level(stored))
 
 
+def status(stored: Mapping[str, Any]) -> str:
+    """``waiting`` (open), ``replaced`` (a bot took it over) or ``playing``."""
+    if is_open(stored):
+        return "waiting"
+    return "replaced" if stored.get("replaced") else "playing"
+
+
 def seats(stored: Sequence[dict[str, Any]], facts: Sequence[tuple[int, int | None]],
-          present: Collection[int] | None = None) -> list[dict[str, Any]]:
+          present: Collection[int] | None = None, clocks: Sequence[Any] | None = None) -> list[dict[str, Any]]:
     """The view's ``seats``: one object per seat, from the record's ``seats`` (``service.records``),
     the game's ``seat_facts`` and ``present``, the seats whose person is at the table now (None: not
-    known). ``connected`` is a person's only: null for a bot and an open seat."""
+    known) and ``clocks``, each seat's clock (``service.clocks.seat_clock``; None: no clocks).
+    ``connected`` is a person's only: null for a bot and an open seat."""
     out = []
     for seat, (entry, (hand_count, score)) in enumerate(zip(stored, facts, strict=True)):
         who = kind(entry)
         connected = None if who != "human" or present is None else seat in present
         out.append({"seat": seat, "name": name(seat, entry), "kind": who, "level": seat_level(entry),
-                    "status": "waiting" if who == "open" else "playing", "replaced_because": None,
-                    "connected": connected, "hand_count": hand_count, "score": score, "clock": None})
+                    "status": status(entry), "replaced_because": entry.get("replaced"),
+                    "connected": connected, "hand_count": hand_count, "score": score,
+                    "clock": None if clocks is None else clocks[seat]})
     return out

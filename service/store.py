@@ -110,9 +110,10 @@ class Store(Protocol):
     def ping(self) -> None: ...
 
     def create(self, game_id: str, snapshot: bytes, log: Sequence[bytes], ttl: int,
-               idem: str | None = None, idem_value: bytes | None = None, listed: Listed | None = None) -> bool:
-        """Write a new game at version ``len(log)``, and put it in ``listed``'s lobby; False if the id
-        is taken."""
+               idem: str | None = None, idem_value: bytes | None = None, listed: Listed | None = None,
+               due: int | None = None) -> bool:
+        """Write a new game at version ``len(log)``, put it in ``listed``'s lobby and, when ``due``
+        (epoch ms) is given, among the due games; False if the id is taken."""
         ...
 
     def load(self, game_id: str) -> Loaded | None: ...
@@ -130,11 +131,26 @@ class Store(Protocol):
 
     def commit(self, game_id: str, expected: int, snapshot: bytes, log: Sequence[bytes], ttl: int,
                idem: str | None = None, idem_value: bytes | None = None, unlisted: Listed | None = None,
-               mark: tuple[int, int] | None = None) -> bool:
+               due: int | None = None, mark: tuple[int, int] | None = None) -> bool:
         """Replace the snapshot at version ``expected`` with ``snapshot`` at version
-        ``expected + len(log)``, appending ``log``, take ``unlisted`` out of its lobby and mark
-        ``mark``'s seat at the table for its ms (``presence``; the new version tells the waiters);
-        False (and nothing written) if the stored version is not ``expected`` or the game is gone."""
+        ``expected + len(log)``, appending ``log``, take ``unlisted`` out of its lobby, set the
+        game's due time to ``due`` (epoch ms; None: not due) and mark ``mark``'s seat at the table for
+        its ms (``presence``; the new version tells the waiters); False (and nothing written) if the
+        stored version is not ``expected`` or the game is gone."""
+        ...
+
+    def claim(self, now: int, lease_ms: int, count: int) -> list[tuple[str, int]]:
+        """Up to ``count`` games due by ``now`` (epoch ms), each one's due time pushed ``lease_ms``
+        ahead in the same atomic step; answers each id with the time set."""
+        ...
+
+    def reschedule(self, game_id: str, claimed: int, due: int | None) -> bool:
+        """Set a claimed game's due time to ``due`` (None: not due), unless something else changed it
+        since the claim set it to ``claimed``."""
+        ...
+
+    def schedule(self, game_id: str, due: int) -> None:
+        """Make a game due at ``due`` at the latest (added, or moved earlier)."""
         ...
 
     def presence(self, game_id: str, seat: int | None, ttl_ms: int) -> tuple[dict[int, int], int]:
@@ -188,6 +204,11 @@ def lobby_key(game: str) -> str:
     return f"cardtable:lobby:{{{game}}}"
 
 
+#: The games the service must act on by itself (a clock runs out, a game idles too long): a sorted set,
+#: member the game's id, score when (epoch ms); a hint, re-checked against the game (``service.sweeper``).
+DEADLINES_KEY = "cardtable:deadlines"
+
+
 def events_channel(game_id: str) -> str:
     """The pub/sub channel told each new version of a game (hash-tagged: its slot's shard)."""
     return f"cardtable:events:{{{game_id}}}"
@@ -219,21 +240,24 @@ end
 """
 
 # KEYS: game, log, idem (the game's key when there is none), lobby (the game's key when the lobby is
-# not changed here), presence (the game's key when no seat is marked). ARGV: expected, new version,
-# snapshot, ttl, idem value, publish command (PUBLISH, or SPUBLISH on a cluster), channel, the lobby
-# member to remove (''), the seat to mark at the table (''), its mark's ms, log entries...
-# The new version is published in the same script, so no commit is ever left untold (and the waiters
-# that look again see the mover marked).
+# not changed here), the due games (the game's key when they are not changed here), presence (the
+# game's key when no seat is marked). ARGV: expected, new version, snapshot, ttl, idem value, publish
+# command (PUBLISH, or SPUBLISH on a cluster), channel, the lobby member to remove (''), the game's id,
+# its due time ('' when not changed here, '-' for none), the seat to mark at the table (''), its mark's
+# ms, log entries... The new version is published in the same script, so no commit is ever left untold
+# (and the waiters that look again see the mover marked).
 _COMMIT = _PRESENCE_LIB + """
 local cur = redis.call('HGET', KEYS[1], 'v')
 if not cur or cur ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 's', ARGV[3])
 redis.call('EXPIRE', KEYS[1], ARGV[4])
-for i = 11, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+for i = 13, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
 if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('EXPIRE', KEYS[2], ARGV[4]) end
 if ARGV[5] ~= '' then redis.call('SET', KEYS[3], ARGV[5], 'EX', ARGV[4]) end
 if ARGV[8] ~= '' then redis.call('ZREM', KEYS[4], ARGV[8]) end
-if ARGV[9] ~= '' then mark(KEYS[5], ARGV[9], tonumber(ARGV[10]), clock()) end
+if ARGV[10] == '-' then redis.call('ZREM', KEYS[5], ARGV[9])
+elseif ARGV[10] ~= '' then redis.call('ZADD', KEYS[5], ARGV[10], ARGV[9]) end
+if ARGV[11] ~= '' then mark(KEYS[6], ARGV[11], tonumber(ARGV[12]), clock()) end
 redis.call(ARGV[6], ARGV[7], ARGV[2])
 return 1
 """
@@ -252,14 +276,16 @@ return v
 """
 
 # KEYS: game, log, idem (the game's key when there is none), lobby (the game's key when the lobby is
-# not changed here). ARGV: version, snapshot, ttl, idem value, publish command, channel, the lobby
-# member to add (''), the lobby's ttl, the oldest member it keeps, log entries...
+# not changed here), the due games (likewise). ARGV: version, snapshot, ttl, idem value, publish
+# command, channel, the lobby member to add (''), the lobby's ttl, the oldest member it keeps, the
+# game's id, its due time ('' for none, or when not changed here), log entries...
 _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'v', ARGV[1], 's', ARGV[2])
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 redis.call('DEL', KEYS[2])
-for i = 10, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+for i = 12, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+if ARGV[11] ~= '' then redis.call('ZADD', KEYS[5], ARGV[11], ARGV[10]) end
 if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('EXPIRE', KEYS[2], ARGV[3]) end
 if ARGV[4] ~= '' then redis.call('SET', KEYS[3], ARGV[4], 'EX', ARGV[3]) end
 if ARGV[7] ~= '' then
@@ -308,6 +334,30 @@ if ARGV[1] ~= '' and got[2] then
   end
 end
 return marks(KEYS[2], now, {got[1], got[2], marked})
+"""
+
+# KEYS: the due games. ARGV: now (epoch ms), the lease (ms), how many at most. Takes the games due
+# by now, first due first, and pushes each one's time a lease ahead: a claimer that dies on the way
+# only delays the game; another claims it once the lease is over. Returns the ids and the times set.
+_CLAIM = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
+local out = {}
+local until_ = tonumber(ARGV[1]) + tonumber(ARGV[2])
+for _, id in ipairs(due) do
+  redis.call('ZADD', KEYS[1], until_, id)
+  out[#out + 1] = id
+  out[#out + 1] = until_
+end
+return out
+"""
+
+# KEYS: the due games. ARGV: a game's id, the time its claim set, its real due time ('-' for none).
+# Changes the game's time only if nothing else did since the claim (a commit's own time stands).
+_RESCHEDULE = """
+local cur = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not cur or tonumber(cur) ~= tonumber(ARGV[2]) then return 0 end
+if ARGV[3] == '-' then redis.call('ZREM', KEYS[1], ARGV[1]) else redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1]) end
+return 1
 """
 
 # KEYS: a lobby. ARGV: the oldest member it keeps, where to start (a bound of ZRANGEBYLEX), count.
@@ -367,6 +417,8 @@ class RedisStore:
         self._open = client.register_script(_OPEN)
         self._list = client.register_script(_LIST)
         self._get_replicated = client.register_script(_GET_REPLICATED)
+        self._claim = client.register_script(_CLAIM)
+        self._reschedule = client.register_script(_RESCHEDULE)
 
     @staticmethod
     def _options(timeout: float, pool_size: int) -> dict[str, Any]:
@@ -530,9 +582,16 @@ class RedisStore:
         self._call(self.client.ping)
 
     def create(self, game_id: str, snapshot: bytes, log: Sequence[bytes], ttl: int,
-               idem: str | None = None, idem_value: bytes | None = None, listed: Listed | None = None) -> bool:
+               idem: str | None = None, idem_value: bytes | None = None, listed: Listed | None = None,
+               due: int | None = None) -> bool:
         game = game_key(game_id)
-        keys = [game, log_key(game_id), idem_key(game_id, idem) if idem else game, game]
+        keys = [game, log_key(game_id), idem_key(game_id, idem) if idem else game, game, game]
+        when: Any = b""
+        if due is not None:
+            if self.cluster:
+                self.schedule(game_id, due)  # another slot: just before (a member early is only re-checked)
+            else:
+                keys[4], when = DEADLINES_KEY, due
         member = b""
         if listed is not None:
             if self.cluster:
@@ -545,7 +604,7 @@ class RedisStore:
         # Without an idem key, KEYS[3] is the game's own key: no idempotent answer may be written to it.
         args = [len(log), snapshot, ttl, (idem_value or b"") if idem else b"", self.publish, events_channel(game_id),
                 member,
-                listed.ttl if listed else 0, listed.oldest if listed else "", *log]
+                listed.ttl if listed else 0, listed.oldest if listed else "", game_id, when, *log]
         return self._write(self._create, keys, args)
 
     def load(self, game_id: str) -> Loaded | None:
@@ -583,17 +642,30 @@ class RedisStore:
 
     def commit(self, game_id: str, expected: int, snapshot: bytes, log: Sequence[bytes], ttl: int,
                idem: str | None = None, idem_value: bytes | None = None, unlisted: Listed | None = None,
-               mark: tuple[int, int] | None = None) -> bool:
+               due: int | None = None, mark: tuple[int, int] | None = None) -> bool:
         game = game_key(game_id)
-        keys = [game, log_key(game_id), idem_key(game_id, idem) if idem else game, game,
+        keys = [game, log_key(game_id), idem_key(game_id, idem) if idem else game, game, game,
                 game if mark is None else presence_key(game_id)]
         member = b""
         if unlisted is not None and not self.cluster:
             keys[3], member = lobby_key(unlisted.game), unlisted.member.encode()
+        when: Any = b""
+        if not self.cluster:
+            keys[4], when = DEADLINES_KEY, b"-" if due is None else due
+        elif due is not None:
+            # Another slot: moved earlier just before and just after (never later: a member early is
+            # only re-checked, a member late would be a deadline missed); the sweeper that finds it
+            # early sets it right, or takes a finished game's out.
+            self.schedule(game_id, due)
         args = [expected, expected + len(log), snapshot, ttl, (idem_value or b"") if idem else b"", self.publish,
-                events_channel(game_id), member, "" if mark is None else mark[0], 0 if mark is None else mark[1],
-                *log]
+                events_channel(game_id), member, game_id, when, "" if mark is None else mark[0],
+                0 if mark is None else mark[1], *log]
         written = self._write(self._commit, keys, args)
+        if written and due is not None and self.cluster:
+            try:
+                self.schedule(game_id, due)
+            except StoreUnavailable:
+                log_.warning("a due game was left at its earlier time; the sweeper sets it right")
         if written and unlisted is not None and self.cluster:
             # Another slot: taken out just after; if this fails the lobby's reader drops the member.
             try:
@@ -637,6 +709,19 @@ class RedisStore:
         if value is not None and acks < self.min_acks:
             raise NotReplicated(f"{acks} of {self.min_acks} replicas acknowledged the stored answer")
         return None if value is None else bytes(value)
+
+    def schedule(self, game_id: str, due: int) -> None:
+        """Move a game's due time earlier (or add it): ZADD LT."""
+        self._call(self.client.zadd, DEADLINES_KEY, {game_id: due}, lt=True, route=DEADLINES_KEY)
+
+    def claim(self, now: int, lease_ms: int, count: int) -> list[tuple[str, int]]:
+        got = self._call(self._claim, keys=[DEADLINES_KEY], args=[now, lease_ms, count], route=DEADLINES_KEY)
+        return [((got[i].decode() if isinstance(got[i], bytes) else got[i]), int(got[i + 1]))
+                for i in range(0, len(got), 2)]
+
+    def reschedule(self, game_id: str, claimed: int, due: int | None) -> bool:
+        return bool(self._call(self._reschedule, keys=[DEADLINES_KEY], args=[game_id, claimed, "-" if due is None
+                                                                            else due], route=DEADLINES_KEY))
 
     def secret(self) -> bytes:
         if self._secret is None:
@@ -682,6 +767,7 @@ class MemoryStore:
         self._idem: dict[tuple[str, str], tuple[bytes, float]] = {}
         self._lobbies: dict[str, set[str]] = {}  # game -> its lobby's members (lexical order: newest first)
         self._present: dict[str, dict[int, float]] = {}  # game id -> seat -> when its mark ends (clock)
+        self._due: dict[str, int] = {}  # game id -> when the service must act on it (epoch ms)
         self._clock = clock
         self.hub = LocalHub()
 
@@ -699,10 +785,13 @@ class MemoryStore:
         return None
 
     def create(self, game_id: str, snapshot: bytes, log: Sequence[bytes], ttl: int,
-               idem: str | None = None, idem_value: bytes | None = None, listed: Listed | None = None) -> bool:
+               idem: str | None = None, idem_value: bytes | None = None, listed: Listed | None = None,
+               due: int | None = None) -> bool:
         with self._lock:
             if self._alive(game_id):
                 return False
+            if due is not None:
+                self._due[game_id] = due
             expires = self._clock() + ttl
             self._games[game_id] = (len(log), snapshot, expires)
             self._logs[game_id] = list(log)
@@ -736,8 +825,8 @@ class MemoryStore:
 
     def commit(self, game_id: str, expected: int, snapshot: bytes, log: Sequence[bytes], ttl: int,
                idem: str | None = None, idem_value: bytes | None = None, unlisted: Listed | None = None,
-               mark: tuple[int, int] | None = None) -> bool:
-        written = self._commit(game_id, expected, snapshot, log, ttl, idem, idem_value, unlisted)
+               due: int | None = None, mark: tuple[int, int] | None = None) -> bool:
+        written = self._commit(game_id, expected, snapshot, log, ttl, idem, idem_value, unlisted, due)
         if written and mark is not None:
             self._mark(game_id, *mark, self._clock())
         if written:
@@ -745,10 +834,14 @@ class MemoryStore:
         return written
 
     def _commit(self, game_id: str, expected: int, snapshot: bytes, log: Sequence[bytes], ttl: int,
-                idem: str | None, idem_value: bytes | None, unlisted: Listed | None) -> bool:
+                idem: str | None, idem_value: bytes | None, unlisted: Listed | None, due: int | None) -> bool:
         with self._lock:
             if not self._alive(game_id) or self._games[game_id][0] != expected:
                 return False
+            if due is None:
+                self._due.pop(game_id, None)
+            else:
+                self._due[game_id] = due
             expires = self._clock() + ttl
             self._games[game_id] = (expected + len(log), snapshot, expires)
             self._logs.setdefault(game_id, []).extend(log)
@@ -804,6 +897,27 @@ class MemoryStore:
     def unlist(self, listed: Listed) -> None:
         with self._lock:
             self._lobbies.get(listed.game, set()).discard(listed.member)
+
+    def claim(self, now: int, lease_ms: int, count: int) -> list[tuple[str, int]]:
+        with self._lock:
+            due = sorted((at, game_id) for game_id, at in self._due.items() if at <= now)[:count]
+            for _, game_id in due:
+                self._due[game_id] = now + lease_ms
+            return [(game_id, now + lease_ms) for _, game_id in due]
+
+    def reschedule(self, game_id: str, claimed: int, due: int | None) -> bool:
+        with self._lock:
+            if self._due.get(game_id) != claimed:
+                return False
+            if due is None:
+                self._due.pop(game_id, None)
+            else:
+                self._due[game_id] = due
+            return True
+
+    def schedule(self, game_id: str, due: int) -> None:
+        with self._lock:
+            self._due[game_id] = min(due, self._due.get(game_id, due))
 
     def secret(self) -> bytes:
         return self._secret

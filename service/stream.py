@@ -27,7 +27,13 @@ from service.wire import last_event_id, query_int
 STREAM_BATCH = PAGE
 HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 #: The events after which a game's log takes no more entries: it was played out, or called off.
-ENDINGS = ("game_over", "game_aborted")
+ENDINGS = ("game_over", "game_aborted", "game_abandoned")
+
+
+def ends(event: dict[str, Any]) -> bool:
+    """The event ends the game: the rules' end, a waiting game called off, an idle one abandoned, or a
+    two-player game lost by resigning or on time (``outcome`` ``lost``)."""
+    return event["type"] in ENDINGS or event.get("outcome") == "lost"
 
 
 def _over_rate(wait: int) -> bytes:
@@ -91,7 +97,7 @@ def _stream(game: Game, game_id: str, seat: int | None, last: int, over_at: int 
                 entry = entry_for(game, raw, seat)
                 last = entry["version"]
                 frames.append(b"id: %d\nevent: entry\ndata: %s\n\n" % (last, dumps(entry)))
-                if any(e["type"] in ENDINGS for e in entry["events"]):
+                if any(ends(e) for e in entry["events"]):
                     over_at = last
             if frames:
                 yield b"".join(frames)  # one write per page, not one per entry

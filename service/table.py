@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engines.core import Engine
+from engines.table import ended_result, with_forfeits
 from service.errors import ApiError
 from service.seats import is_open
 
@@ -33,22 +34,34 @@ def status(record: Mapping[str, Any], result: Any) -> str:
 
 
 def result_json(engine: Engine, record: Mapping[str, Any], state: Any) -> dict[str, Any] | None:
-    """The view's ``result``: the game's, or, for a game called off while it waited, one that says so
-    (nobody won or lost, every seat shares the one place, no detail); None while the game runs."""
+    """The view's ``result``: the game's, or one the table wrote (``ended``: called off, lost by
+    resigning or on time, abandoned: ``engines.table.ended_result``); None while the game runs. Seats
+    that gave the game up (``forfeited``) are ranked last in every game (``with_forfeits``)."""
     ended = record.get("ended")
+    forfeited = forfeited_seats(record)
     if ended is not None:
-        players = record["players"]
-        return {"status": "aborted", "winners": [], "losers": [], "scores": None, "detail": None,
-                "termination": ended["termination"], "ranking": [list(range(players))], "forfeited": []}
+        return ended_result(record["players"], ended["termination"], ended.get("seat"), forfeited)
     result = engine.result(state)
-    return None if result is None else result.to_json()
+    if result is None:
+        return None
+    return with_forfeits(result.to_json(), forfeited)
 
 
-def ttl(record: Mapping[str, Any], game_ttl: int) -> int:
+def forfeited_seats(record: Mapping[str, Any]) -> list[int]:
+    """The seats that gave the game up (resigned, or timed out under ``forfeit``), in seat order."""
+    return [i for i, s in enumerate(record["seats"]) if s.get("forfeited")]
+
+
+def ttl(record: Mapping[str, Any], game_ttl: int, finished_ttl: int | None = None, over: bool = False) -> int:
     """How long the game's keys live after this write: a day while it waits (and once it was called
-    off: it was never played), else ``game_ttl``."""
-    short = waiting(record) or record.get("ended") is not None
-    return min(game_ttl, WAITING_TTL) if short else game_ttl
+    off: it was never played), ``finished_ttl`` (CARDTABLE_FINISHED_DAYS) once it is ``over`` (or
+    ``ended``), else ``game_ttl``."""
+    ended = record.get("ended")
+    if waiting(record) or (ended is not None and ended["termination"] == "aborted"):
+        return min(game_ttl, WAITING_TTL)
+    if finished_ttl is not None and (over or ended is not None):
+        return finished_ttl
+    return game_ttl
 
 
 def not_started(version: int) -> ApiError:

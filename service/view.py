@@ -14,7 +14,7 @@ from typing import Any
 
 from flask import Response
 
-from service import presence, seats, slots, table
+from service import clocks, presence, seats, slots, table
 from service.errors import ApiError
 from service.presence import Presence
 from service.records import dumps, timestamp
@@ -36,6 +36,9 @@ def body(game: Game, record: Mapping[str, Any], version: int, state: Any, seat: 
     result = table.result_json(engine, record, state)
     status = table.status(record, result)
     to_move = engine.to_move(state) if status == "active" else ()
+    now = clocks.now_ms()
+    seat_clocks = [clocks.seat_clock(record, s, now) for s in range(record["players"])] if record.get("clock") else None
+    deadline = clocks.deadline(record) if status == "active" else None
     # Only a seat to move in a running game has moves: the engine lists () for any other.
     legal = [m.to_json() for m in engine.legal_moves(state, seat)] if seat in to_move else []
     return {
@@ -46,13 +49,14 @@ def body(game: Game, record: Mapping[str, Any], version: int, state: Any, seat: 
         "players": record["players"],
         "seat": seat,
         "to_move": list(to_move),
-        "seats": seats.seats(record["seats"], engine.seat_facts(state), present),
+        "seats": seats.seats(record["seats"], engine.seat_facts(state), present, seat_clocks),
         "state": engine.view(state, seat),
         "legal_moves": legal,
         "result": result,
         "provisional": engine.provisional,
         "created_at": record["created_at"],
         "updated_at": record["updated_at"],
+        "deadline": None if deadline is None else timestamp(deadline / 1000),
         "next_game_id": record.get("next_game_id"),
     }
 
@@ -71,7 +75,10 @@ def tag_of(stored: Stored, seat: int | None, here: Presence) -> str:
 
 
 def rendered(game: Game, stored: Stored, seat: int | None, here: Presence) -> bytes:
-    """``seat``'s view of ``stored``, encoded once per version, viewer and presence."""
+    """``seat``'s view of ``stored``, encoded once per version, viewer and presence (but while a clock
+    runs: its ``remaining_ms`` is as of the answer)."""
+    if stored.record.get("running"):
+        return dumps(body(game, stored.record, stored.version, stored.state, seat, here.present))
     return stored.view((seat, here.mark), lambda: dumps(body(game, stored.record, stored.version, stored.state,
                                                              seat, here.present)))
 

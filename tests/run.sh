@@ -8,12 +8,11 @@
 #      a module's servers start once);
 #   2. the slow tier (`-m slow`): tests whose verdict depends on real time (timeouts, deadlines,
 #      failovers, faults under load) or that take ten seconds and more by themselves (fuzzing, the
-#      bench smoke test, long playouts), one at a time, so that no test's timing is disturbed by
-#      another's.
+#      bench smoke test, long playouts), split the same way; their time bounds hold on a loaded
+#      machine.
 #
-# Both tiers run every time, here and in CI (.ci/run calls exactly this): on 2 cores the fast tier
-# takes about two and a half minutes and the slow tier about as long. `bash tests/run.sh --fast`
-# runs the fast tier alone, while you work.
+# Both tiers run every time, here and in CI (.ci/run calls exactly this); each prints how long it
+# took. `bash tests/run.sh --fast` runs the fast tier alone, while you work.
 #
 # Extra arguments go to pytest in each tier, e.g. `bash tests/run.sh -k sten`. With none (the whole
 # suite), a tier that collects no test fails the run. With a selection, a tier it leaves empty is

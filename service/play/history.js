@@ -1,7 +1,9 @@
 // The history: each log entry as lines, its move and then what the move caused. The words come from
 // the entry's game (games.js), or, for an entry of the table (no move: a seat claimed, the game
-// started or called off), from people.js; this module only walks the entries. Pure.
+// started or called off), from people.js, and for time and leaving (a seat ran out of time,
+// resigned, was taken over by a bot) from clocks.js; this module only walks the entries. Pure.
 
+import { LEAVING_EVENTS, leavingEventText, moverText } from "./clocks.js";
 import { isTableEvent, TABLE_MOVE, tableEventText } from "./people.js";
 
 /** @typedef {import("./types.js").LogEntry} LogEntry */
@@ -12,16 +14,20 @@ import { isTableEvent, TABLE_MOVE, tableEventText } from "./people.js";
 /** @typedef {{version: number, who: string, move: string, events: string[]}} HistoryLine */
 
 /**
- * A log entry as history lines: who moved, the move, and each of its events.
- * @param {LogEntry} entry @param {Namer} name @param {Game} game @returns {HistoryLine}
+ * A log entry as history lines: who moved (a bot that moved for a person says so), the move, and each
+ * of its events.
+ * @param {LogEntry} entry @param {Namer} name @param {Game} game
+ * @param {readonly {seat: number, kind: string, status?: string}[]} [seats] the view's seats
+ * @returns {HistoryLine}
  */
-export function entryLines(entry, name, game) {
+export function entryLines(entry, name, game, seats = []) {
   const events = /** @type {GameEvent[]} */ (entry.events || []);
   return {
     version: entry.version,
-    who: name(entry.seat),
+    who: entry.move ? moverText(entry, name, seats) : name(entry.seat),
     move: entry.move ? game.moveText(entry.move, name) : TABLE_MOVE,
-    events: events.map((e) => (isTableEvent(e) ? tableEventText(/** @type {TableEvent} */ (e), name) : game.eventText(e, name))),
+    events: events.map((e) => (LEAVING_EVENTS.includes(e.type) ? leavingEventText(e, name)
+      : isTableEvent(e) ? tableEventText(/** @type {TableEvent} */ (e), name) : game.eventText(e, name))),
   };
 }
 

@@ -3,6 +3,7 @@
 // game's rules page.
 
 import { catalogue, gamePath, json, newKey, problemText, raw } from "./api.js";
+import { clockRequest } from "./clocks.js";
 import { focusHeading, h, replace } from "./dom.js";
 import { renderMarkdown } from "./markdown.js";
 import { changedOptions, optionHelp, optionLabel } from "./options.js";
@@ -52,6 +53,53 @@ function optionField(o) {
     o.type === "boolean" ? [input, h("label", { for: id }, label)] : [h("label", { for: id }, label), input],
     o.provisional ? h("span", { class: "badge warn" }, "provisional") : null,
     h("p", { class: "help", id: `${id}-d` }, optionHelp(o)));
+}
+
+/**
+ * The setup form's clock: none, a time per move, or a bank with an increment (Fischer), and what a
+ * timeout does; the fields of the kinds not chosen are hidden.
+ */
+function clockFields() {
+  const kind = /** @type {HTMLSelectElement} */ (h("select", { id: "clock", name: "clock" },
+    h("option", { value: "none", selected: true }, "no clock"),
+    h("option", { value: "per_move" }, "a time per move"),
+    h("option", { value: "fischer" }, "a bank of minutes, plus seconds a move (Fischer)")));
+  /** @param {string} id @param {string} label @param {number} value @param {number} min @param {number} max @param {string} help */
+  const number = (id, label, value, min, max, help) => h("div", { class: "field", "data-clock-field": id },
+    h("label", { for: id }, label),
+    h("input", { type: "number", id, name: id, value: String(value), min, max, step: 1, "aria-describedby": `${id}-d` }),
+    h("p", { class: "help", id: `${id}-d` }, help));
+  const perMove = number("clock-seconds", "Seconds per move", 60, 1, 259_200, "Each turn must end within this time (at most 3 days).");
+  const bank = h("div", null,
+    number("clock-minutes", "Minutes in the bank", 5, 1, 1_440, "Each person's time for the whole game; it runs while that person is to move."),
+    number("clock-increment", "Seconds added per move", 3, 0, 3_600, "Added to the bank after each move."));
+  const policy = h("div", null,
+    h("div", { class: "field", "data-clock-field": "on-timeout" }, h("label", { for: "on-timeout" }, "When time runs out"),
+      h("select", { id: "on-timeout", name: "on-timeout" },
+        h("option", { value: "bot", selected: true }, "a bot makes the move, and the game goes on"),
+        h("option", { value: "forfeit" }, "the seat forfeits (a bot plays it on for the others)"))),
+    number("max-timeouts", "Timeouts in a row before a bot takes the seat over", 3, 1, 100,
+      "With “a bot makes the move”: after this many timeouts in a row the seat is a bot's for the rest of the game."));
+  const show = () => {
+    perMove.hidden = kind.value !== "per_move";
+    bank.hidden = kind.value !== "fischer";
+    policy.hidden = kind.value === "none";
+  };
+  kind.addEventListener("change", show);
+  show();
+  return h("fieldset", { class: "clock-setup" }, h("legend", null, "Clock"),
+    h("div", { class: "field" }, h("label", { for: "clock" }, "Play on time"), kind), perMove, bank, policy);
+}
+
+/** The `clock` of the create request from the setup form; null without one. @param {HTMLFormElement} form */
+function clockOfForm(form) {
+  /** @param {string} name */
+  const value = (name) => {
+    const el = form.elements.namedItem(name);
+    return el instanceof HTMLInputElement || el instanceof HTMLSelectElement ? el.value : "";
+  };
+  return clockRequest({ kind: value("clock"), seconds: Number(value("clock-seconds")), minutes: Number(value("clock-minutes")),
+    increment: Number(value("clock-increment")), onTimeout: value("on-timeout"), maxTimeouts: Number(value("max-timeouts")) });
 }
 
 /** The form's values of the options, by name. @param {HTMLFormElement} form @param {OptionInfo[]} options */
@@ -112,6 +160,7 @@ export async function setup(main, gameId, seed) {
     h("fieldset", null, h("legend", null, "Seats"), seats),
     h("div", { class: "field check" }, h("input", { type: "checkbox", id: "listed", name: "listed" }),
       h("label", { for: "listed" }, "List it under open games, so that anyone may take a friend's seat")),
+    clockFields(),
     g.options.length ? h("details", { class: "options house-rules" }, h("summary", null, `House rules (${g.options.length} options)`),
       g.options.map(optionField)) : null,
     h("details", { class: "options" }, h("summary", null, "Fixed deal (development servers)"),
@@ -136,6 +185,8 @@ export async function setup(main, gameId, seed) {
     const listed = /** @type {HTMLInputElement} */ (form.elements.namedItem("listed")).checked;
     /** @type {Record<string, unknown>} */
     const body = { players: n, seats: seatList, listed, options: changedOptions(g.options, formValues(form, g.options)) };
+    const clock = clockOfForm(form);
+    if (clock) body.clock = clock;
     if (myName.value.trim()) localStorage.setItem("cardtable:name", myName.value.trim());
     const seedValue = /** @type {HTMLInputElement} */ (form.elements.namedItem("seed")).value.trim();
     if (seedValue) body.seed = seedValue;

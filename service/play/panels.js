@@ -5,11 +5,13 @@
 
 import { partsEl } from "./board.js";
 import { cardName } from "./cards.js";
+import { clockText, isLow } from "./clocks.js";
 import { h } from "./dom.js";
 import { backEl, cardEl } from "./faces.js";
 
 /** @typedef {import("./status.js").SeatRow} SeatRow */
 /** @typedef {import("./status.js").Outcome} Outcome */
+/** @typedef {import("./clocks.js").Clock} Clock */
 /** @typedef {import("./parts.js").Summary} Summary */
 /** @typedef {import("./parts.js").Target} Target */
 /** @typedef {import("./history.js").HistoryLine} HistoryLine */
@@ -20,10 +22,11 @@ import { backEl, cardEl } from "./faces.js";
 /**
  * The ring of seats, the same for every game: each seat's name (a person's text, drawn as text), whether
  * its person is at the table (a dot), who plays it, its cards in hand, its score where the game keeps one,
- * its game's note, and whose turn it is.
- * @param {SeatRow[]} rows
+ * its game's note, whose turn it is, and its clock (`clockMs` says what a clock holds now; the page
+ * repaints the clocks with `paintClock` while they run).
+ * @param {SeatRow[]} rows @param {(clock: Clock) => number} [clockMs]
  */
-export function seatsEl(rows) {
+export function seatsEl(rows, clockMs = (c) => c.remainingMs) {
   return h("ul", { class: "seats", "aria-label": "Seats", "data-seats": true }, rows.map((r) => h("li", {
     class: "seat" + (r.moving ? " moving" : "") + (r.viewer ? " me" : ""), "aria-current": r.moving ? "true" : undefined,
     "data-ring-seat": r.seat, "data-kind": r.kind, "data-hand-count": r.count, "data-score": r.score === null ? undefined : r.score },
@@ -34,7 +37,23 @@ export function seatsEl(rows) {
   backEl(r.count, r.countLabel),
   r.score !== null ? h("span", { class: "score", title: "score" }, h("span", { class: "k" }, "score "), h("b", null, String(r.score))) : null,
   r.note ? h("span", { class: "note muted" }, r.note) : null,
-  r.moving ? h("span", { class: "badge" }, "to move") : null)));
+  r.moving ? h("span", { class: "badge" }, "to move") : null,
+  r.clock ? paintClock(h("span", { class: "clock", role: "timer", "data-clock": r.clock.running ? "running" : "stopped",
+    "data-clock-seat": r.seat }), r.clock, clockMs(r.clock)) : null)));
+}
+
+/**
+ * Show what a seat's clock holds: its time ("1:05", tenths under 10 s), `data-remaining-ms`, and the
+ * urgent look while it runs low. @param {HTMLElement} el @param {Clock} clock @param {number} ms
+ */
+export function paintClock(el, clock, ms) {
+  const text = clockText(ms);
+  if (el.textContent !== text) el.textContent = text;
+  el.dataset.remainingMs = String(Math.round(ms));
+  el.classList.toggle("low", isLow(clock, ms));
+  el.classList.toggle("out", ms <= 0);
+  el.setAttribute("aria-label", `clock ${text}${clock.running ? ", running" : ""}`);
+  return el;
 }
 
 /** The last hand's (deal's, round's, section's) summary; `onContinue` hides it. @param {Summary} s @param {(() => void) | null} onContinue */
@@ -148,6 +167,26 @@ export function movesEl(p, on) {
         c.composed.map((x) => h("button", { type: "button", class: "primary", "data-compose": String(x.move.type), "data-key": `compose-${x.label}`,
           onclick: () => on.sendComposed(x.move) }, x.label)))) : null,
     h("p", { class: "message", role: "status", "data-message": true }, p.message));
+}
+
+/**
+ * The resign button of a seated person, or, once pressed, the question before it is sent (on the page,
+ * with "Yes, resign" and "Cancel"). @param {{asking: boolean, players: number, busy: boolean}} p
+ * @param {{ask: () => void, confirm: () => void, cancel: () => void}} on
+ */
+export function resignEl(p, on) {
+  if (!p.asking) {
+    return h("p", { class: "resign" }, h("button", { type: "button", class: "link quiet", "data-action": "resign",
+      "data-key": "resign", disabled: p.busy, onclick: on.ask }, "Resign"));
+  }
+  const question = p.players === 2 ? "Resign this game? It ends now, and you lose it."
+    : "Resign this game? You leave it and are ranked last; a bot plays your seat for the others.";
+  return h("div", { class: "confirm resign panel", role: "alertdialog", "aria-labelledby": "resign-question", "data-resign": true },
+    h("p", { id: "resign-question" }, question),
+    h("div", { class: "plain" },
+      h("button", { type: "button", class: "danger", "data-action": "resign-confirm", "data-key": "resign-confirm",
+        disabled: p.busy, onclick: on.confirm }, "Yes, resign"),
+      h("button", { type: "button", "data-action": "resign-cancel", "data-key": "resign-cancel", onclick: on.cancel }, "Cancel")));
 }
 
 /** The history list's items, newest first. @param {readonly HistoryLine[]} lines */

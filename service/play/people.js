@@ -3,11 +3,13 @@
 // in the URL fragment, which browsers never send to a server), and the seat tokens this browser
 // keeps for "your games". Pure: storage comes in as an argument.
 
+import { LEAVING_EVENTS } from "./clocks.js";
+
 /** @typedef {import("./types.js").TableEvent} TableEvent */
 /** @typedef {import("./words.js").Namer} Namer */
 
-/** The table's event types: the same in every game, and no game's own. */
-export const TABLE_EVENTS = ["seat_taken", "bot_seated", "game_started", "game_aborted"];
+/** The table's event types: the same in every game, and no game's own (time and leaving read in clocks.js). */
+export const TABLE_EVENTS = ["seat_taken", "bot_seated", "game_started", "game_aborted", ...LEAVING_EVENTS];
 
 /** Whether an event is the table's (not a move's). @param {{type: string}} ev */
 export const isTableEvent = (ev) => TABLE_EVENTS.includes(ev.type);

@@ -2,6 +2,8 @@
 // game ended, from the view's common fields (`seats`, `to_move`, `result`), the same for every game.
 // Pure.
 
+import { clockOf, endingText } from "./clocks.js";
+
 /** @typedef {import("./types.js").View} View */
 /** @typedef {import("./types.js").Seat} Seat */
 /** @typedef {import("./words.js").Namer} Namer */
@@ -20,8 +22,18 @@ export function seatName(seat, viewer, seats) {
   return `${base}${shared ? ` (seat ${seat + 1})` : ""}${seat === viewer ? " (you)" : ""}`;
 }
 
-/** @param {View} v */
-const mine = (v) => v.seat !== null && v.to_move.includes(v.seat);
+/** Whether the viewer's seat is to move (a seat a bot took over is the bot's to play). @param {View} v */
+const mine = (v) => v.seat !== null && v.to_move.includes(v.seat) && !replaced(v, v.seat);
+
+/** Whether a bot took the seat over. @param {View} v @param {number} seat */
+const replaced = (v, seat) => (v.seats || []).some((s) => s.seat === seat && s.status === "replaced");
+
+/**
+ * Whether the viewer may resign: a person seated at a game that runs, whose seat no bot took over.
+ * @param {View} v @param {boolean} hasToken
+ */
+export const canResign = (v, hasToken) => hasToken && v.status === "active" && v.seat !== null
+  && (v.seats || []).some((s) => s.seat === v.seat && s.kind === "human" && s.status !== "replaced");
 
 /** Whether the viewer is to move. @param {View} v */
 export const myTurn = (v) => v.status === "active" && mine(v);
@@ -30,6 +42,10 @@ export const myTurn = (v) => v.status === "active" && mine(v);
 export function turnText(v, name) {
   if (v.status === "waiting") return "Waiting for players\u2026";
   if (v.status === "finished") return "The game is over.";
+  const own = v.seat === null ? undefined : (v.seats || []).find((s) => s.seat === v.seat);
+  if (own && own.status === "replaced") {
+    return own.replaced_because === "timed_out" ? "Your time ran out: a bot plays your seat now." : "You resigned: a bot plays your seat now.";
+  }
   if (mine(v)) return "Your turn.";
   return `${v.to_move.map(name).join(", ")} to move\u2026`;
 }
@@ -47,14 +63,17 @@ export const turnKey = (v) => (v.status === "finished" ? "over" : v.status === "
 
 /**
  * @typedef {{seat: number, name: string, kind: string, who: string, count: number, countLabel: string,
- *   score: number | null, note: string | null, moving: boolean, viewer: boolean, connected: boolean | null}} SeatRow
+ *   score: number | null, note: string | null, moving: boolean, viewer: boolean, connected: boolean | null,
+ *   clock: import("./clocks.js").Clock | null}} SeatRow
  *   one seat as the ring shows it: its name, who plays it ("bot, greedy"), its cards in hand, its
  *   score (null where the game keeps none), one fact of its game, whether it is to move, and whether
- *   its person is at the table (null: a bot's or open seat, or not known)
+ *   its person is at the table (null: a bot's or open seat, or not known), and its clock as of the
+ *   view's `server_time` (null: no clock)
  */
 
 /** Who plays a seat, in words. @param {Seat} s */
 function playedBy(s) {
+  if (s.status === "replaced") return s.replaced_because === "timed_out" ? "bot (out of time)" : s.replaced_because === "resigned" ? "bot (resigned)" : "bot (left)";
   if (s.kind === "bot") return s.level ? `bot, ${s.level}` : "bot";
   return s.kind === "open" ? "open seat" : "person";
 }
@@ -72,7 +91,7 @@ export function seatRows(v, note, name) {
     seat: s.seat, name: name(s.seat), kind: s.kind, who: playedBy(s), count: s.hand_count,
     countLabel: `${s.hand_count} card${s.hand_count === 1 ? "" : "s"} in hand`, score: s.score ?? null,
     note: note(s.seat), moving: v.status === "active" && v.to_move.includes(s.seat), viewer: s.seat === v.seat,
-    connected: s.connected ?? null,
+    connected: s.connected ?? null, clock: clockOf(s.clock),
   }));
 }
 
@@ -89,7 +108,8 @@ export function outcome(v, name) {
   if (v.status !== "finished" || !r) return null;
   const winners = r.winners.map(name).join(", ");
   const detail = /** @type {Record<string, unknown>} */ (r.detail || {});
-  const ending = typeof detail.reason === "string" ? detail.reason : typeof detail.end === "string" ? detail.end : "";
+  const told = typeof detail.reason === "string" ? detail.reason : typeof detail.end === "string" ? detail.end : "";
+  const ending = endingText(r, name) || told.replace(/_/g, " ");
   return {
     status: r.status,
     headline: r.termination === "aborted" ? "The game was called off before it started"
@@ -97,7 +117,7 @@ export function outcome(v, name) {
       : v.seat !== null && r.winners.includes(v.seat) ? "You won!" : winners ? `${winners} won` : "Game over",
     winners,
     losers: r.losers.map(name).join(", "),
-    ending: ending.replace(/_/g, " "),
+    ending,
     scores: (r.scores || []).map((score, seat) => ({ name: name(seat), score })),
     places: placesOf(r.ranking || [], name),
   };

@@ -8,15 +8,16 @@
 import { ApiError, json, newKey, problemText, raw, tagged, viewPath } from "./api.js";
 import { boardEl } from "./board.js";
 import { sortedHand } from "./cards.js";
+import { clockOf, remainingAt, timeBase } from "./clocks.js";
 import { announce, h, replace } from "./dom.js";
 import { gameOf } from "./games.js";
 import { entryLines, newEntries } from "./history.js";
 import { live } from "./live.js";
 import { arrangeMoves } from "./moves.js";
-import { handEl, historyItems, movesEl, resultEl, seatLinksEl, seatsEl, summaryEl } from "./panels.js";
+import { handEl, historyItems, movesEl, paintClock, resignEl, resultEl, seatLinksEl, seatsEl, summaryEl } from "./panels.js";
 import { keepSeat, seatHash } from "./people.js";
 import { waitingEl } from "./rooms.js";
-import { myTurn, outcome, seatName, seatRows, turnAnnouncement, turnKey, turnText } from "./status.js";
+import { canResign, myTurn, outcome, seatName, seatRows, turnAnnouncement, turnKey, turnText } from "./status.js";
 import { compareViews, viewBehind } from "./sync.js";
 
 /** @typedef {import("./types.js").View} View */
@@ -30,6 +31,10 @@ import { compareViews, viewBehind } from "./sync.js";
 const LOG_PAGES = 50;
 /** How often the view is revalidated beside the stream: who is at the table (ms). */
 const REVALIDATE_MS = 10_000;
+/** How often a running clock is repainted (ms): tenths show under 10 s. */
+const TICK_MS = 100;
+/** After a clock ran out, how long the page waits for the server's timeout before it asks for the view (ms). */
+const DEADLINE_GRACE_MS = 1_500;
 
 export class TableController {
   /**
@@ -71,6 +76,15 @@ export class TableController {
     /** @type {Promise<void> | null} the view's fetch under way */
     this.fetching = null;
     this.fetchAgain = false;
+    /** @type {import("./clocks.js").TimeBase} the shown view's server time and the browser's offset from it */
+    this.base = { serverMs: Date.now(), offsetMs: 0 };
+    /** @type {ReturnType<typeof setTimeout> | null} the next repaint of the running clocks */
+    this.ticker = null;
+    /** @type {ReturnType<typeof setTimeout> | null} the view asked for once after the shown view's running clock ran out */
+    this.atZero = null;
+    this.askedAtZero = false;
+    /** the resign button was pressed: the question waits for an answer */
+    this.resigning = false;
     this.abort = new AbortController();
     /** @type {import("./panels.js").MovesActions} */
     this.actions = {
@@ -85,7 +99,11 @@ export class TableController {
     };
   }
 
-  stop() { this.abort.abort(); }
+  stop() {
+    this.abort.abort();
+    if (this.ticker !== null) { clearTimeout(this.ticker); this.ticker = null; }
+    if (this.atZero !== null) { clearTimeout(this.atZero); this.atZero = null; }
+  }
 
   async start() {
     await this.fetchView();
@@ -171,7 +189,8 @@ export class TableController {
     const fresh = newEntries(entries, this.logVersion);
     if (!fresh.length) return;
     this.logVersion = fresh[fresh.length - 1].version;
-    this.history.push(...fresh.map((e) => entryLines(e, this.seatName, this.game)));
+    const seats = this.view ? this.view.seats || [] : [];
+    this.history.push(...fresh.map((e) => entryLines(e, this.seatName, this.game, seats)));
     this.drawHistory();
   }
 
@@ -183,6 +202,11 @@ export class TableController {
     if (this.view) { this.sel = []; this.groups = []; this.target = null; this.asking = null; }
     this.view = view;
     this.etag = etag;
+    // the offset between the server's clock and the browser's, measured once per view as it arrives
+    this.base = timeBase(view.server_time, Date.now());
+    this.askedAtZero = false;
+    if (this.atZero !== null) { clearTimeout(this.atZero); this.atZero = null; }
+    if (view.status !== "active") this.resigning = false;
     const turn = turnKey(view);
     if (turn !== this.lastTurn) {
       this.lastTurn = turn;
@@ -260,8 +284,11 @@ export class TableController {
       if (entries.length && entries[0].version === this.logVersion + 1) this.addEntries(entries);
       else if (this.polling) this.readLog().catch((err) => this.lost(err));
     } catch (err) {
-      this.message = err instanceof ApiError && err.problem.code === "stale_version"
-        ? "The table changed before your move arrived; look again." : `Refused: ${problemText(err)}`;
+      const code = err instanceof ApiError ? err.problem.code : null;
+      this.message = code === "stale_version" ? "The table changed before your move arrived; look again."
+        : code === "deadline_passed" ? "Your time ran out before the move arrived: the turn went on without it."
+        : code === "seat_replaced" ? "A bot plays your seat now: your moves no longer count."
+        : `Refused: ${problemText(err)}`;
       await this.refresh().catch(() => undefined);
       this.draw();
       announce(this.message);
@@ -295,7 +322,12 @@ export class TableController {
         !moves && this.message ? h("p", { class: "message", role: "status", "data-message": true }, this.message) : null,
         h("p", { class: "links" }, h("a", { href: `#rules=${encodeURIComponent(this.gameId)}`, target: "_blank" }, "Rules"),
           " \u00b7 ", h("a", { href: "#" }, "Lobby"), " \u00b7 ", h("span", { class: "muted" }, `move ${v.version}`))),
-      seatsEl(seatRows(v, (seat) => this.game.seatNote(v, seat), name)),
+      seatsEl(seatRows(v, (seat) => this.game.seatNote(v, seat), name), (c) => remainingAt(c, this.base, Date.now())),
+      canResign(v, Boolean(this.token)) ? resignEl({ asking: this.resigning, players: v.players, busy: this.sending }, {
+        ask: () => { this.resigning = true; this.draw(); this.focus("resign-confirm"); },
+        confirm: () => { this.resigning = false; void this.tableAction("resign"); },
+        cancel: () => { this.resigning = false; this.draw(); this.focus("resign"); },
+      }) : null,
       summary && summary.key !== this.dismissed
         ? summaryEl(summary, v.status === "active" ? () => { this.dismissed = summary.key; this.draw(); } : null) : null,
       result ? resultEl(result, this.gameId, v.result && v.result.termination === "aborted" ? null
@@ -309,9 +341,44 @@ export class TableController {
         h("ul", { id: "history", "aria-live": "off" })));
     replace(this.main, root);
     this.drawHistory();
+    this.tick();
     if (focusKey) {
       const again = this.main.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
       if (again instanceof HTMLElement) again.focus({ preventScroll: true });
+    }
+  }
+
+  /** Put the focus on the control with this `data-key`. @param {string} key */
+  focus(key) {
+    const el = this.main.querySelector(`[data-key="${CSS.escape(key)}"]`);
+    if (el instanceof HTMLElement) el.focus();
+  }
+
+  /**
+   * Repaint the running clocks from the shown view's time base, every TICK_MS while one runs and has
+   * time left; once one ran out, ask for the view once (the server's timeout is due) if no stream
+   * brought it meanwhile.
+   */
+  tick() {
+    if (this.ticker !== null) { clearTimeout(this.ticker); this.ticker = null; }
+    const v = this.view;
+    if (!v || this.abort.signal.aborted) return;
+    let running = false;
+    let ranOut = false;
+    for (const el of this.main.querySelectorAll("[data-clock-seat]")) {
+      if (!(el instanceof HTMLElement)) continue;
+      const seat = (v.seats || []).find((s) => String(s.seat) === el.dataset.clockSeat);
+      const clock = seat ? clockOf(seat.clock) : null;
+      if (!clock) continue;
+      const ms = remainingAt(clock, this.base, Date.now());
+      paintClock(el, clock, ms);
+      if (clock.running && ms > 0) running = true;
+      if (clock.running && ms <= 0) ranOut = true;
+    }
+    if (running) this.ticker = setTimeout(() => this.tick(), TICK_MS);
+    else if (ranOut && !this.askedAtZero && v.status === "active") {
+      this.askedAtZero = true;
+      this.atZero = setTimeout(() => { this.atZero = null; this.refresh().catch(() => undefined); }, DEADLINE_GRACE_MS);
     }
   }
 
@@ -333,7 +400,10 @@ export class TableController {
     });
   }
 
-  /** Start the waiting game now, or call it off; the answer is the new view. @param {"start" | "abort"} action */
+  /**
+   * Start the waiting game now, call it off, or resign from the game that runs; the answer is the new
+   * view and the log entries the action wrote. @param {"start" | "abort" | "resign"} action
+   */
   async tableAction(action) {
     if (!this.view || this.sending) return;
     this.sending = true;
@@ -341,7 +411,7 @@ export class TableController {
     try {
       /** @type {{body: View & {entries?: LogEntry[]}, etag: string | null}} */
       const answer = await tagged(`${this.path}/${action}`, { method: "POST", token: this.token });
-      this.message = action === "start" ? "The game started." : "The game was called off.";
+      this.message = action === "start" ? "The game started." : action === "resign" ? "You resigned." : "The game was called off.";
       this.setView(answer.body, answer.etag);
       const entries = answer.body.entries || [];
       if (entries.length && entries[0].version === this.logVersion + 1) this.addEntries(entries);

@@ -18,7 +18,8 @@
 /** @typedef {Schemas["StenLogEntry"]} LogEntry */
 /** @typedef {Schemas["StenCreated"]} Created */
 /** @typedef {{type: string, [field: string]: unknown}} GameEvent */
-/** @typedef {Schemas["TableEventSeatTaken"] | Schemas["TableEventBotSeated"] | Schemas["TableEventGameStarted"] | Schemas["TableEventGameAborted"]} TableEvent */
+/** @typedef {Schemas["TableEventSeatTaken"] | Schemas["TableEventBotSeated"] | Schemas["TableEventGameStarted"] | Schemas["TableEventGameAborted"] | LeavingEvent} TableEvent */
+/** @typedef {Schemas["TableEventTimedOut"] | Schemas["TableEventResigned"] | Schemas["TableEventGameAbandoned"]} LeavingEvent */
 /** @typedef {Schemas["Lobby"]} Lobby */
 /** @typedef {Schemas["LookupAnswer"]} LookupAnswer */
 /** @typedef {Schemas["Joined"]} Joined */

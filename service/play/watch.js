@@ -74,7 +74,7 @@ export class WatchController {
     const exported = await json(`${this.path}/export`, { signal: this.abort.signal });
     this.export = exported;
     this.name = seatNamer(exported.seats);
-    this.lines = exported.entries.map((e) => entryLines(entryAsLogged(e), this.name, this.game));
+    this.lines = exported.entries.map((e) => entryLines(entryAsLogged(e), this.name, this.game, exported.seats));
     this.step = Math.max(0, Math.min(this.last(), this.step));
     this.frame();
     document.addEventListener("keydown", this.onKey, { signal: this.abort.signal });

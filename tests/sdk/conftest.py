@@ -35,7 +35,8 @@ def sdk_live_url(sdk_redis: RedisServer) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def sdk_app(sdk_redis: RedisServer) -> Flask:
-    return create_app(Settings(redis_url=sdk_redis.url, allow_fixed_deals=True, request_log=False))
+    # 5 s per store call, as the service tests' app: on two busy cores 1 s is not a test of the store
+    return create_app(Settings(redis_url=sdk_redis.url, allow_fixed_deals=True, request_log=False, store_timeout=5.0))
 
 
 @pytest.fixture(scope="session")

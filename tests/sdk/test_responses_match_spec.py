@@ -382,3 +382,38 @@ def test_nullable_references_admit_only_null(checker: SpecChecker) -> None:
 
     walk(checker.spec["components"]["schemas"], "#/components/schemas")
     assert not loose, "nullable fields that admit any object:\n" + "\n".join(loose)
+
+
+def test_time_and_leaving_match_the_spec(sdk_app: Flask, checker: SpecChecker) -> None:
+    """Clocks in views, a timeout's entries, a replaced seat's refusal, resigning (a seat handed to a bot,
+    a two-player game ended) and the export of a resigned game, each against the spec."""
+    create, view, moves, log = _paths("sten")
+    resign, export = f"{create}/{{game_id}}/resign", f"{create}/{{game_id}}/export"
+    client: FlaskClient = sdk_app.test_client()
+    checker.check("post", create, client.post(create, json={"players": 2, "clock": {"kind": "per_move"}}))
+    timed = checker.check("post", create, client.post(create, json={
+        "players": 2, "clock": {"kind": "per_move", "seconds": 1, "max_timeouts": 1}}))
+    url = f"{create}/{timed['game_id']}"
+    running = checker.check("get", view, client.get(url))
+    late = running["to_move"][0]
+    token = _auth(timed["seats"][late]["token"])
+    move = client.get(url, headers=token).json["legal_moves"][0]
+    time.sleep(1.2)
+    checker.check("post", moves, client.post(f"{url}/moves", json={"move": move}, headers=token))  # seat_replaced
+    checker.check("get", view, client.get(url, headers=token))  # the replaced seat still reads
+    checker.check("get", log, client.get(f"{url}/log"))  # timed_out, then the bots' moves
+    three = checker.check("post", create, client.post(create, json={
+        "players": 3, "clock": {"kind": "fischer", "initial_seconds": 60, "increment_seconds": 1,
+                                "on_timeout": "forfeit"}}))
+    url3 = f"{create}/{three['game_id']}"
+    checker.check("post", resign, client.post(f"{url3}/resign"))
+    checker.check("post", resign, client.post(f"{create}/nonexistent-game-id/resign", headers=token))
+    checker.check("post", resign, client.post(f"{url3}/resign", headers=_auth(three["seats"][0]["token"])))
+    checker.check("post", resign, client.post(f"{url3}/resign", headers=_auth(three["seats"][0]["token"])))
+    pair = checker.check("post", create, client.post(create, json={"players": 2}))
+    url2 = f"{create}/{pair['game_id']}"
+    checker.check("post", resign, client.post(f"{url2}/resign", headers=_auth(pair["seats"][1]["token"])))
+    checker.check("get", export, client.get(f"{url2}/export"))
+    assert not checker.problems, "\n".join(checker.problems)
+    assert checker.checked[("post", resign)] == {200, 401, 404, 409}
+    assert checker.checked[("post", moves)] == {409}

@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 import pytest
 from werkzeug.serving import make_server
 
+from service import sweeper as deadline_sweeper
 from service.app import create_app
 from service.config import Settings
 from service.store import MemoryStore
@@ -37,12 +38,15 @@ LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 def base_url() -> Iterator[str]:
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     app = create_app(Settings(allow_fixed_deals=True, request_log=False), store=MemoryStore())
+    sweeper = deadline_sweeper.start(app)  # deadlines fire with nobody asking, as under `cardtable serve`
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}"
     server.shutdown()
     thread.join(5)
+    if sweeper is not None:
+        sweeper.stop()
 
 
 @dataclass

@@ -21,6 +21,8 @@ import random
 import re
 import shutil
 import subprocess
+import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +45,8 @@ MOVES_PER_GAME = 400
 #: Every how many of the page's moves a view is kept (and every view with the summary of a hand, deal,
 #: round or section, under the view field of each game that holds it).
 VIEW_EVERY = 15
+#: The idle limit of the service whose game is left idle: half a second, in days.
+IDLE_DAYS = 0.5 / 86_400
 SUMMARIES = ("ended", "last_deal", "last_round", "last_hand", "last_section")
 
 
@@ -133,13 +137,55 @@ def at_the_table(client: FlaskClient, game: str, players: int) -> dict[str, list
     return {"views": views, "entries": entries}
 
 
+#: Clocks of a second each, and what their timeouts do: a bot moves the turn, a bot takes the seat over,
+#: the seat loses a two-player game.
+ONE_SECOND = [({"kind": "per_move", "seconds": 1, "on_timeout": "bot", "max_timeouts": 3}, 3),
+              ({"kind": "per_move", "seconds": 1, "on_timeout": "bot", "max_timeouts": 1}, 3),
+              ({"kind": "per_move", "seconds": 1, "on_timeout": "forfeit"}, 2)]
+
+
+def time_and_leaving(client: FlaskClient, idle: FlaskClient) -> dict[str, dict[str, list[Any]]]:
+    """Per game, the table's events of time and leaving: seats whose second ran out (every outcome; the
+    next read applies a passed deadline), a person who resigns from a game of three (a bot plays on) and
+    of two (it ends), and a game left idle past the limit of ``idle``'s service (it ends abandoned). One
+    wait for them all."""
+    games: list[tuple[str, FlaskClient, str, str]] = []
+
+    def create(on: FlaskClient, game: str, players: int, **more: Any) -> tuple[str, str]:
+        seats = [{"name": "P1"}] + [{"bot": "greedy"}] * (players - 1)
+        created = call(on, "POST", f"/v1/{game}/games", body={"players": players, "seats": seats, **more})
+        games.append((game, on, created["game_id"], created["seats"][0]["token"]))
+        return created["game_id"], created["seats"][0]["token"]
+
+    for game, engine in REGISTRY.items():
+        most = min(3, engine.players.stop - 1)
+        for clock, players in ONE_SECOND:
+            create(client, game, min(players, most), clock=clock, seed="clock")
+        create(idle, game, 2, seed="idle")
+        for players in {most, 2}:
+            game_id, token = create(client, game, players, seed="resign")
+            call(client, "POST", f"/v1/{game}/games/{game_id}/resign", token)
+    time.sleep(1.2)  # every second has run out, and the idle limit has passed
+    out: dict[str, dict[str, list[Any]]] = {game: {"views": [], "entries": []} for game in REGISTRY}
+    for game, on, game_id, token in games:
+        base = f"/v1/{game}/games/{game_id}"
+        out[game]["views"].append(call(on, "GET", base, token))
+        out[game]["entries"] += log(on, base, token) + log(on, base, None)
+    return out
+
+
 def real_games() -> dict[str, dict[str, list[Any]]]:
     """Per game: views and log entries of seeded games, until every event type of the spec occurred."""
-    client = create_app(Settings(allow_fixed_deals=True, request_log=False), store=MemoryStore()).test_client()
+    settings = Settings(allow_fixed_deals=True, request_log=False, sweep_seconds=0)
+    client = create_app(settings, store=MemoryStore()).test_client()
+    idle = create_app(replace(settings, idle_days=IDLE_DAYS), store=MemoryStore()).test_client()
+    leaving = time_and_leaving(client, idle)
     out: dict[str, dict[str, list[Any]]] = {}
     for game, engine in REGISTRY.items():
         wanted, seen = spec_event_types(game), set()
         sample = at_the_table(client, game, engine.players.stop - 1)
+        sample["views"] += leaving[game]["views"]
+        sample["entries"] += leaving[game]["entries"]
         seen |= {e["type"] for entry in sample["entries"] for e in entry["events"]}
         for seed in range(GAMES_PER_SIZE):
             for players in engine.players:

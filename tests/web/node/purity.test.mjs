@@ -10,7 +10,8 @@ const PLAY = new URL("../../../service/play/", import.meta.url);
 
 /** The modules whose functions are pure: from a view or a log to text and data. */
 const PURE = ["cards.js", "words.js", "parts.js", "games.js", "sten.js", "conquian.js", "siebenschlaefer.js", "kanaster.js",
-  "keine-lahme-agame.js", "history.js", "status.js", "moves.js", "sse.js", "sync.js", "options.js", "replay.js", "people.js"];
+  "keine-lahme-agame.js", "history.js", "status.js", "moves.js", "sse.js", "sync.js", "options.js", "replay.js", "people.js",
+  "clocks.js"];
 
 /** What only the page's drawing and its connection to the server may touch. */
 const IMPURE = /\b(document|window|location|sessionStorage|localStorage|navigator|fetch|HTMLElement|setTimeout)\b/;
