@@ -79,8 +79,11 @@ def create_app() -> Flask:
         record = json.loads(snapshot)
         new = dumps(record)
         entry = dumps({"version": expected + 1, "seat": 0, "bot": False, "move": body.get("move"), "redacted": {}})
+        # no idempotent answer, no lobby member to remove, no due time, no seat to mark: those arguments
+        # are empty
         ok = commit(keys=[game_key(game_id), log_key(game_id)],
-                    args=[expected, expected + 1, new, TTL, b"", "PUBLISH", events_channel(game_id), entry])
+                    args=[expected, expected + 1, new, TTL, b"", "PUBLISH", events_channel(game_id), b"", b"", b"",
+                          b"", 0, entry])
         if not ok:
             return _json(b'{"code":"stale_version"}', 409)
         return _json(new)

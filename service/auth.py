@@ -64,7 +64,11 @@ def bearer(header: str | None) -> str | None:
 def seat_of(token: str, hashes: Sequence[str | None]) -> int | None:
     """The seat whose stored hash matches ``token``; every seat is compared, so the time
     taken does not depend on which seat (if any) matches."""
-    digest = token_hash(token)
+    return seat_at(token_hash(token), hashes)
+
+
+def seat_at(digest: str, hashes: Sequence[str | None]) -> int | None:
+    """``seat_of`` the token whose hash is ``digest``."""
     found = None
     for seat, stored in enumerate(hashes):
         if stored is not None and hmac.compare_digest(digest, stored):

@@ -127,54 +127,61 @@ def check(game: Game, game_id: str) -> Response:
 
 
 def submit(game: Game, game_id: str) -> Response:
+    """The move, and the bot moves after it, in one write that marks the mover at the table too; a
+    request that proved its seat and wrote nothing (a refusal, a replay) marks it on its way out."""
     rt = runtime()
     engine = game.engine
     key = idempotency_key()
     idem = None if key is None else f"move:{key}"
     read: ReadMove | None = None
     body_print = ""
-    here: Presence | None = None
-    for _ in range(COMMIT_ATTEMPTS):
-        stored = game.load(game_id)
-        record = stored.record
-        seat = game.seat(record, required=True, mark=False)
-        assert seat is not None
-        if here is None:  # the mover is at the table; the answer shows who else is
-            here = presence.touch(rt.store, game_id, seat)
-        if read is None:  # after the game and the seat: a stranger learns nothing from 422s
-            read = read_move(game)
-        if idem is not None:
-            body_print = fingerprint([seat, read.body])
-            kept = rt.store.idempotent(game_id, idem)
-            if kept is not None:
-                first = replayed(kept, body_print)
-                return json_response(view.timed(dumps(first["view"])), 200,
-                                     {"ETag": first["etag"], "Idempotent-Replayed": "true", **cache_headers(seat)})
-        move, after, events = judge(game, stored, seat, read)
-        entries = [log.entry(game, seat, move, events, False, stored.version + 1, record["players"])]
-        after, bot_entries = play_bots(game, record, after, stored.version + 1)
-        entries += bot_entries
-        check_log_room(stored.version, len(entries))
-        new_version = stored.version + len(entries)
-        # the version read stays as it was
-        record = {**record, "state": engine.encode(after), "updated_at": timestamp()}
-        record = clocks.settled(engine, record, after, entries, rt.idle_ms, own=seat)
-        answer, view_bytes, answer_bytes = answered(game, record, new_version, after, seat, entries, here)
-        tag = etag(new_version, seat, f"p{here.mark}")
-        # The kept answer embeds the view as encoded once: {"fingerprint", "view", "etag"}.
-        idem_value = None if idem is None else (
-            b'{"fingerprint":%s,"view":%s,"etag":%s}' % (dumps(body_print), answer_bytes, dumps(tag)))
-        snapshot = dumps(record)
-        ttl = table.ttl(record, rt.game_ttl, rt.finished_ttl, answer["status"] == "finished")
-        if rt.store.commit(game_id, stored.version, snapshot, entries, ttl, idem, idem_value, due=record["due"]):
-            observability.moves_applied(engine.id, len(entries), answer["status"] == "finished")
-            written = Stored(new_version, snapshot, record, engine, after)  # the next request starts here
-            written.views[(seat, here.mark)] = view_bytes
-            rt.versions.keep(game_id, written)
-            return json_response(view.timed(answer_bytes), 200, {"ETag": tag, **cache_headers(seat)})
-        if read.body.get("version") is not None:
-            current = rt.store.load(game_id)
-            now = current.version if current else stored.version
-            raise ApiError(409, "stale_version", f"Another move was applied first; the game is at version {now}.",
-                           current_version=now)
-    raise ApiError(409, "stale_version", "The game changed while the move was applied; fetch the view and retry.")
+    seat: int | None = None
+    marked = False
+    try:
+        for _ in range(COMMIT_ATTEMPTS):
+            stored, seat, seen = game.open(game_id, required=True, mark=False)
+            record = stored.record
+            assert seat is not None
+            here = presence.with_seat(seen, seat)  # the mover is at the table; the answer shows who else is
+            if read is None:  # after the game and the seat: a stranger learns nothing from 422s
+                read = read_move(game)
+            if idem is not None:
+                body_print = fingerprint([seat, read.body])
+                kept = rt.store.idempotent(game_id, idem)
+                if kept is not None:
+                    first = replayed(kept, body_print)
+                    return json_response(view.timed(dumps(first["view"])), 200,
+                                         {"ETag": first["etag"], "Idempotent-Replayed": "true", **cache_headers(seat)})
+            move, after, events = judge(game, stored, seat, read)
+            entries = [log.entry(game, seat, move, events, False, stored.version + 1, record["players"])]
+            after, bot_entries = play_bots(game, record, after, stored.version + 1)
+            entries += bot_entries
+            check_log_room(stored.version, len(entries))
+            new_version = stored.version + len(entries)
+            # the version read stays as it was
+            record = {**record, "state": engine.encode(after), "updated_at": timestamp()}
+            record = clocks.settled(engine, record, after, entries, rt.idle_ms, own=seat)
+            answer, view_bytes, answer_bytes = answered(game, record, new_version, after, seat, entries, here)
+            tag = etag(new_version, seat, f"p{here.mark}")
+            # The kept answer embeds the view as encoded once: {"fingerprint", "view", "etag"}.
+            idem_value = None if idem is None else (
+                b'{"fingerprint":%s,"view":%s,"etag":%s}' % (dumps(body_print), answer_bytes, dumps(tag)))
+            snapshot = dumps(record)
+            ttl = table.ttl(record, rt.game_ttl, rt.finished_ttl, answer["status"] == "finished")
+            marked = rt.store.commit(game_id, stored.version, snapshot, entries, ttl, idem, idem_value,
+                                     due=record["due"], mark=(seat, presence.ttl_ms()))
+            if marked:
+                observability.moves_applied(engine.id, len(entries), answer["status"] == "finished")
+                written = Stored(new_version, snapshot, record, engine, after)  # the next request starts here
+                written.views[(seat, here.mark)] = view_bytes
+                rt.versions.keep(game_id, written)
+                return json_response(view.timed(answer_bytes), 200, {"ETag": tag, **cache_headers(seat)})
+            if read.body.get("version") is not None:
+                current = rt.store.load(game_id)
+                now = current.version if current else stored.version
+                raise ApiError(409, "stale_version", f"Another move was applied first; the game is at version {now}.",
+                               current_version=now)
+        raise ApiError(409, "stale_version", "The game changed while the move was applied; fetch the view and retry.")
+    finally:
+        if seat is not None and not marked:
+            presence.touch(rt.store, game_id, seat)

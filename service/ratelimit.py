@@ -235,10 +235,11 @@ def _settle(who: str, whom: str) -> None:
         raise _limited(limiter, wait, whom)
 
 
-def seat_verified(token: str) -> None:
-    """The handler found ``token`` to be a seat of the game the URL names: count the request for
-    that seat (429 ``rate_limited`` above the limit). Kept on ``g`` for the stream slots."""
-    digest = auth.token_hash(token)
+def seat_verified(token: str, digest: str | None = None) -> None:
+    """The handler found ``token`` (``digest``: its hash, when already known) to be a seat of the game
+    the URL names: count the request for that seat (429 ``rate_limited`` above the limit). Kept on
+    ``g`` for the stream slots."""
+    digest = digest or auth.token_hash(token)
     g.setdefault(SEAT, digest)
     _settle("seat:" + digest, "this seat")
 

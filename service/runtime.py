@@ -22,8 +22,9 @@ from service import auth, clocks, presence, ratelimit
 from service.bots import BotPolicy
 from service.errors import ApiError
 from service.move_reader import MoveReader
+from service.presence import Presence
 from service.records import UnknownSnapshot, loads_record
-from service.store import Store
+from service.store import Loaded, Store
 from service.versions import Stored, Versions
 
 GAME_ID_MAX = 64
@@ -86,9 +87,12 @@ class Game:
     def load(self, game_id: str) -> Stored:
         """``read``, with any deadline of the game that has passed applied first
         (``service.deadlines.enforce``): every request sees the game as it stands now."""
+        return self._current(game_id, self.read(game_id))
+
+    def _current(self, game_id: str, stored: Stored) -> Stored:
+        """``stored`` with any deadline of the game that has passed applied (``load``)."""
         from service.deadlines import enforce  # it builds on this module
 
-        stored = self.read(game_id)
         due = stored.record.get("due")
         if due is None or due > clocks.now_ms():
             return stored
@@ -100,10 +104,45 @@ class Game:
         409 ``unknown_snapshot_version`` when it cannot be read. Its record is never changed."""
         if len(game_id) > GAME_ID_MAX:
             raise not_found()
+        return self._stored(game_id, runtime().store.load(game_id))
+
+    def look(self, game_id: str) -> tuple[Stored, Presence]:
+        """``load`` (its deadlines applied), and who is at the table, in one call to the store; nobody
+        is marked."""
+        if len(game_id) > GAME_ID_MAX:
+            raise not_found()
+        opened = runtime().store.open(game_id, None, None, 0, share=True)
+        return self._current(game_id, self._stored(game_id, opened.loaded)), presence.of(opened.marked)
+
+    def open(self, game_id: str, required: bool, mark: bool = True) -> tuple[Stored, int | None, Presence]:
+        """``load``, then ``seat`` (the caller's, ``required`` or not), and who is at the table with
+        the caller's seat marked (``mark``; else as read, the caller marks it itself): in one call to
+        the store when this worker has seen the caller's token at this game before (the seat is
+        marked in that call, ``Versions.seat_guess``), else the seat is marked with a second call
+        once the game read has proved it."""
+        if len(game_id) > GAME_ID_MAX:
+            raise not_found()
         rt = runtime()
-        loaded = rt.store.load(game_id)
+        token = auth.bearer(request.headers.get("Authorization"))
+        digest = auth.token_hash(token) if token else None
+        guess = None if digest is None or not mark else rt.versions.seat_guess(self.engine.id, game_id, digest)
+        opened = rt.store.open(game_id, guess, digest, presence.ttl_ms(), share=token is None)
+        stored = self._current(game_id, self._stored(game_id, opened.loaded))
+        seat = self._seat(stored.record, token, digest, required)
+        here = presence.of(opened.marked)
+        if seat is None:
+            return stored, None, here
+        assert digest is not None
+        rt.versions.learn_seat(self.engine.id, game_id, digest, seat)
+        if mark and not (opened.seat_marked and guess == seat):
+            here = presence.touch(rt.store, game_id, seat)
+        return stored, seat, here
+
+    def _stored(self, game_id: str, loaded: Loaded | None) -> Stored:
+        """``load``'s answer for what the store read."""
         if loaded is None:
             raise not_found()
+        rt = runtime()
         kept = rt.versions.get(game_id, loaded.version, loaded.snapshot, self.engine)
         if kept is not None:
             return kept
@@ -117,25 +156,32 @@ class Game:
         rt.versions.keep(game_id, stored)
         return stored
 
-    @staticmethod
-    def seat(record: Mapping[str, Any], required: bool, mark: bool = True) -> int | None:
+    @classmethod
+    def seat(cls, record: Mapping[str, Any], required: bool, mark: bool = True) -> int | None:
         """The caller's seat by its bearer token; None for a spectator (no token) unless
         ``required``; 401 ``unauthorized`` for a token that is no seat of this game. A seat found
         is counted by the rate limit for that seat, a refused token for the caller's address, and,
         unless ``mark`` is false (the caller marks it itself), marked present at the table
         (``service.presence``)."""
         token = auth.bearer(request.headers.get("Authorization"))
+        seat = cls._seat(record, token, auth.token_hash(token) if token else None, required)
+        if mark and seat is not None:
+            presence.touch(runtime().store, record["game_id"], seat)
+        return seat
+
+    @staticmethod
+    def _seat(record: Mapping[str, Any], token: str | None, digest: str | None, required: bool) -> int | None:
+        """``seat`` of a token (``digest``: its hash), without marking it."""
         if token is None:
             if required:
                 raise ApiError(401, "unauthorized", "This request needs a seat token: Authorization: Bearer <token>.",
                                {"WWW-Authenticate": "Bearer"})
             return None
-        seat = auth.seat_of(token, [s["hash"] for s in record["seats"]]) if token else None
+        seat = auth.seat_at(digest, [s["hash"] for s in record["seats"]]) if digest else None
         if seat is None:
             ratelimit.seat_refused()  # counted for the address: a made-up token earns no count of its own
             raise ApiError(401, "unauthorized", "The seat token is not valid for this game.",
                            {"WWW-Authenticate": "Bearer"})
-        ratelimit.seat_verified(token)
-        if mark:
-            presence.touch(runtime().store, record["game_id"], seat)
+        assert digest is not None
+        ratelimit.seat_verified(token, digest)
         return seat

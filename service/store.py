@@ -47,6 +47,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+import orjson
+
 from service.guard import Breaker, Gate, Late, Shared
 from service.live import LocalHub, RedisHub
 
@@ -78,6 +80,17 @@ class Loaded:
 
 
 @dataclass(frozen=True)
+class Opened:
+    """A game read together with who is at its table (``Store.open``): the game (None when there is
+    none), every seat marked with the ms until its mark ends, and whether the seat asked to be marked
+    was (its hash was in the game)."""
+
+    loaded: Loaded | None
+    marked: dict[int, int]
+    seat_marked: bool
+
+
+@dataclass(frozen=True)
 class Listed:
     """A game's member of its kind's lobby (``service.lobby``): which lobby, the member, and, when it
     is added, how long the lobby lives and which members are too old to stay (greater than ``oldest``)."""
@@ -105,16 +118,24 @@ class Store(Protocol):
 
     def load(self, game_id: str) -> Loaded | None: ...
 
+    def open(self, game_id: str, seat: int | None, seat_hash: str | None, ttl_ms: int, share: bool = False) -> Opened:
+        """``load`` and ``presence`` in one round trip: the game, and who is at its table once ``seat``
+        (when one is given) is marked for ``ttl_ms`` -- only if the game's seat ``seat`` holds the token
+        hash ``seat_hash`` (the caller's guess of its seat, checked against the game it reads). ``share``
+        (marking nobody): the identical reads in flight share one round trip."""
+        ...
+
     def load_many(self, game_ids: Sequence[str]) -> list[Loaded | None]:
         """``load`` of each game, in one round trip."""
         ...
 
     def commit(self, game_id: str, expected: int, snapshot: bytes, log: Sequence[bytes], ttl: int,
                idem: str | None = None, idem_value: bytes | None = None, unlisted: Listed | None = None,
-               due: int | None = None) -> bool:
+               due: int | None = None, mark: tuple[int, int] | None = None) -> bool:
         """Replace the snapshot at version ``expected`` with ``snapshot`` at version
-        ``expected + len(log)``, appending ``log``, take ``unlisted`` out of its lobby and set the
-        game's due time to ``due`` (epoch ms; None: not due); False (and nothing written) if the
+        ``expected + len(log)``, appending ``log``, take ``unlisted`` out of its lobby, set the
+        game's due time to ``due`` (epoch ms; None: not due) and mark ``mark``'s seat at the table for
+        its ms (``presence``; the new version tells the waiters); False (and nothing written) if the
         stored version is not ``expected`` or the game is gone."""
         ...
 
@@ -193,22 +214,50 @@ def events_channel(game_id: str) -> str:
     return f"cardtable:events:{{{game_id}}}"
 
 
+# What the presence scripts share: the store's clock in ms; a seat's mark (its score: when it ends) moved
+# on to ``now + ttl`` ms, never back, and the key kept as long (answers the mark it had, or false); the
+# seats still marked and the ms each has left, appended flat to ``out``.
+_PRESENCE_LIB = """
+local function clock()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+local function mark(key, seat, ttl, now)
+  local was = redis.call('ZSCORE', key, seat)
+  local ends = now + ttl
+  if not was or tonumber(was) < ends then redis.call('ZADD', key, ends, seat) end
+  if redis.call('PTTL', key) < ttl then redis.call('PEXPIRE', key, ttl) end
+  return was
+end
+local function marks(key, now, out)
+  local marked = redis.call('ZRANGE', key, 0, -1, 'WITHSCORES')
+  for i = 1, #marked, 2 do
+    out[#out + 1] = tonumber(marked[i])
+    out[#out + 1] = tonumber(marked[i + 1]) - now
+  end
+  return out
+end
+"""
+
 # KEYS: game, log, idem (the game's key when there is none), lobby (the game's key when the lobby is
-# not changed here), the due games (the game's key when they are not changed here). ARGV: expected, new
-# version, snapshot, ttl, idem value, publish command (PUBLISH, or SPUBLISH on a cluster), channel, the
-# lobby member to remove (''), the game's id, its due time ('' when not changed here, '-' for none), log
-# entries... The new version is published in the same script, so no commit is ever left untold.
-_COMMIT = """
+# not changed here), the due games (the game's key when they are not changed here), presence (the
+# game's key when no seat is marked). ARGV: expected, new version, snapshot, ttl, idem value, publish
+# command (PUBLISH, or SPUBLISH on a cluster), channel, the lobby member to remove (''), the game's id,
+# its due time ('' when not changed here, '-' for none), the seat to mark at the table (''), its mark's
+# ms, log entries... The new version is published in the same script, so no commit is ever left untold
+# (and the waiters that look again see the mover marked).
+_COMMIT = _PRESENCE_LIB + """
 local cur = redis.call('HGET', KEYS[1], 'v')
 if not cur or cur ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 's', ARGV[3])
 redis.call('EXPIRE', KEYS[1], ARGV[4])
-for i = 11, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+for i = 13, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
 if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('EXPIRE', KEYS[2], ARGV[4]) end
 if ARGV[5] ~= '' then redis.call('SET', KEYS[3], ARGV[5], 'EX', ARGV[4]) end
 if ARGV[8] ~= '' then redis.call('ZREM', KEYS[4], ARGV[8]) end
 if ARGV[10] == '-' then redis.call('ZREM', KEYS[5], ARGV[9])
 elseif ARGV[10] ~= '' then redis.call('ZADD', KEYS[5], ARGV[10], ARGV[9]) end
+if ARGV[11] ~= '' then mark(KEYS[6], ARGV[11], tonumber(ARGV[12]), clock()) end
 redis.call(ARGV[6], ARGV[7], ARGV[2])
 return 1
 """
@@ -251,24 +300,40 @@ return 1
 # KEYS: a game's presence. ARGV: the seat to mark ('' for none), ttl ms, publish command, channel.
 # Returns the seats still marked and the ms each has left, flat. A seat that was not marked tells the
 # game's channel, so that its long polls and streams look again (their ETags name who is there).
-_PRESENCE = """
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+_PRESENCE = _PRESENCE_LIB + """
+local now = clock()
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 if ARGV[1] ~= '' then
-  local was = redis.call('ZSCORE', KEYS[1], ARGV[1])
-  local ends = now + tonumber(ARGV[2])
-  if not was or tonumber(was) < ends then redis.call('ZADD', KEYS[1], ends, ARGV[1]) end
-  if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-  if not was then redis.call(ARGV[3], ARGV[4], 'presence') end
+  if not mark(KEYS[1], ARGV[1], tonumber(ARGV[2]), now) then redis.call(ARGV[3], ARGV[4], 'presence') end
 end
-local out = {}
-local marked = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')
-for i = 1, #marked, 2 do
-  out[#out + 1] = tonumber(marked[i])
-  out[#out + 1] = tonumber(marked[i + 1]) - now
+return marks(KEYS[1], now, {})
+"""
+
+# KEYS: game, its presence. ARGV: the seat to mark ('' for none), that seat as the game's snapshot holds
+# it ('{"hash":"<hex>"'), ttl ms, publish command, channel. ``_PRESENCE`` and a load in one step: the
+# seat is marked only when the snapshot's seat of that number holds that hash (a record's seats are its
+# first objects that begin with ``{"hash":``, one per seat, and no text in JSON holds those bytes: a
+# quote inside a string is escaped). Returns the version, the snapshot (false when the game is not
+# there), 1 when the seat was marked, then the seats still marked and the ms each has left, flat.
+_OPEN = _PRESENCE_LIB + """
+local got = redis.call('HMGET', KEYS[1], 'v', 's')
+local now = clock()
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+local marked = 0
+if ARGV[1] ~= '' and got[2] then
+  local at = string.find(got[2], ARGV[2], 1, true)
+  local before, from = 0, 1
+  while at do
+    local seat = string.find(got[2], '{"hash":', from, true)
+    if not seat or seat >= at then break end
+    before, from = before + 1, seat + 8
+  end
+  if at and before == tonumber(ARGV[1]) then
+    if not mark(KEYS[2], ARGV[1], tonumber(ARGV[3]), now) then redis.call(ARGV[4], ARGV[5], 'presence') end
+    marked = 1
+  end
 end
-return out
+return marks(KEYS[2], now, {got[1], got[2], marked})
 """
 
 # KEYS: the due games. ARGV: now (epoch ms), the lease (ms), how many at most. Takes the games due
@@ -349,6 +414,7 @@ class RedisStore:
         self._create = client.register_script(_CREATE)
         self._lobby = client.register_script(_LOBBY)
         self._presence = client.register_script(_PRESENCE)
+        self._open = client.register_script(_OPEN)
         self._list = client.register_script(_LIST)
         self._get_replicated = client.register_script(_GET_REPLICATED)
         self._claim = client.register_script(_CLAIM)
@@ -486,10 +552,19 @@ class RedisStore:
             return result, int(acks)
         raise AssertionError("unreachable")
 
+    def _run(self, script: Any, keys: list[str], args: list[Any]) -> Any:
+        """``script(keys, args)`` as redis-py's Script runs it (EVALSHA; loaded again when the
+        server lost it: a restart, a failover), less its own layers: a request runs two or three."""
+        try:
+            return self.client.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
+        except self._no_script:
+            script.sha = self.client.script_load(script.script)
+            return self.client.execute_command("EVALSHA", script.sha, len(keys), *keys, *args)
+
     def _write(self, script: Any, keys: list[str], args: list[Any]) -> bool:
         """Run a write script; with ``min_acks``, acknowledged only once replicated."""
         if not self.min_acks:
-            return bool(self._call(script, keys=keys, args=args, route=keys[0]))
+            return bool(self._call(self._run, script, keys, args, route=keys[0]))
         applied, acks = self._call(self._replicated, script, keys, args, route=keys[0])
         if applied and acks < self.min_acks:
             raise NotReplicated(f"{acks} of {self.min_acks} replicas acknowledged the write")
@@ -539,6 +614,19 @@ class RedisStore:
             return None
         return Loaded(int(got[0]), got[1])
 
+    def open(self, game_id: str, seat: int | None, seat_hash: str | None, ttl_ms: int, share: bool = False) -> Opened:
+        key, here = game_key(game_id), presence_key(game_id)
+        args = ["" if seat is None else seat, f'{{"hash":"{seat_hash}"', ttl_ms, self.publish, events_channel(game_id)]
+
+        def read() -> Any:
+            return self._call(self._run, self._open, [key, here], args, route=key)
+
+        # Marking nobody, it is a read like ``load``: shared with the identical ones in flight.
+        got = self._shared_read(("open", game_id), read) if share else read()
+        loaded = None if got[0] is None or got[1] is None else Loaded(int(got[0]), got[1])
+        marked = {int(got[i]): int(got[i + 1]) for i in range(3, len(got), 2)}
+        return Opened(loaded, marked, bool(got[2]))
+
     def load_many(self, game_ids: Sequence[str]) -> list[Loaded | None]:
         if not game_ids:
             return []
@@ -554,9 +642,10 @@ class RedisStore:
 
     def commit(self, game_id: str, expected: int, snapshot: bytes, log: Sequence[bytes], ttl: int,
                idem: str | None = None, idem_value: bytes | None = None, unlisted: Listed | None = None,
-               due: int | None = None) -> bool:
+               due: int | None = None, mark: tuple[int, int] | None = None) -> bool:
         game = game_key(game_id)
-        keys = [game, log_key(game_id), idem_key(game_id, idem) if idem else game, game, game]
+        keys = [game, log_key(game_id), idem_key(game_id, idem) if idem else game, game, game,
+                game if mark is None else presence_key(game_id)]
         member = b""
         if unlisted is not None and not self.cluster:
             keys[3], member = lobby_key(unlisted.game), unlisted.member.encode()
@@ -569,7 +658,8 @@ class RedisStore:
             # early sets it right, or takes a finished game's out.
             self.schedule(game_id, due)
         args = [expected, expected + len(log), snapshot, ttl, (idem_value or b"") if idem else b"", self.publish,
-                events_channel(game_id), member, game_id, when, *log]
+                events_channel(game_id), member, game_id, when, "" if mark is None else mark[0],
+                0 if mark is None else mark[1], *log]
         written = self._write(self._commit, keys, args)
         if written and due is not None and self.cluster:
             try:
@@ -586,8 +676,8 @@ class RedisStore:
 
     def presence(self, game_id: str, seat: int | None, ttl_ms: int) -> tuple[dict[int, int], int]:
         key = presence_key(game_id)
-        got = self._call(self._presence, keys=[key],
-                         args=["" if seat is None else seat, ttl_ms, self.publish, events_channel(game_id)], route=key)
+        got = self._call(self._run, self._presence, [key],
+                         ["" if seat is None else seat, ttl_ms, self.publish, events_channel(game_id)], route=key)
         marked = {int(got[i]): int(got[i + 1]) for i in range(0, len(got), 2)}
         return marked, min(marked.values(), default=0)
 
@@ -721,12 +811,30 @@ class MemoryStore:
             version, snapshot, _ = self._games[game_id]
             return Loaded(version, snapshot)
 
+    def open(self, game_id: str, seat: int | None, seat_hash: str | None, ttl_ms: int, share: bool = False) -> Opened:
+        loaded = self.load(game_id)
+        holds = False
+        if loaded is not None and seat is not None:
+            seats = orjson.loads(loaded.snapshot).get("seats") or []
+            holds = 0 <= seat < len(seats) and isinstance(seats[seat], dict) and seats[seat].get("hash") == seat_hash
+        marked, _ = self.presence(game_id, seat if holds else None, ttl_ms)
+        return Opened(loaded, marked, holds)
+
     def load_many(self, game_ids: Sequence[str]) -> list[Loaded | None]:
         return [self.load(game_id) for game_id in game_ids]
 
     def commit(self, game_id: str, expected: int, snapshot: bytes, log: Sequence[bytes], ttl: int,
                idem: str | None = None, idem_value: bytes | None = None, unlisted: Listed | None = None,
-               due: int | None = None) -> bool:
+               due: int | None = None, mark: tuple[int, int] | None = None) -> bool:
+        written = self._commit(game_id, expected, snapshot, log, ttl, idem, idem_value, unlisted, due)
+        if written and mark is not None:
+            self._mark(game_id, *mark, self._clock())
+        if written:
+            self.hub.notify(game_id)
+        return written
+
+    def _commit(self, game_id: str, expected: int, snapshot: bytes, log: Sequence[bytes], ttl: int,
+                idem: str | None, idem_value: bytes | None, unlisted: Listed | None, due: int | None) -> bool:
         with self._lock:
             if not self._alive(game_id) or self._games[game_id][0] != expected:
                 return False
@@ -741,7 +849,6 @@ class MemoryStore:
                 self._idem[(game_id, idem)] = (idem_value, expires)
             if unlisted is not None:
                 self._lobbies.get(unlisted.game, set()).discard(unlisted.member)
-        self.hub.notify(game_id)
         return True
 
     def log(self, game_id: str, start: int = 0, count: int | None = None) -> list[bytes]:
@@ -760,6 +867,14 @@ class MemoryStore:
 
     def presence(self, game_id: str, seat: int | None, ttl_ms: int) -> tuple[dict[int, int], int]:
         now = self._clock()
+        new, marks = self._mark(game_id, seat, ttl_ms, now)
+        if new:
+            self.hub.notify(game_id)
+        marked = {s: max(1, int((end - now) * 1000)) for s, end in marks.items()}
+        return marked, min(marked.values(), default=0)
+
+    def _mark(self, game_id: str, seat: int | None, ttl_ms: int, now: float) -> tuple[bool, dict[int, float]]:
+        """Mark ``seat`` (when one is given) at ``now``: whether it was not marked, and every mark still on."""
         with self._lock:
             marks = {s: end for s, end in self._present.get(game_id, {}).items() if end > now}
             new = seat is not None and seat not in marks
@@ -771,10 +886,7 @@ class MemoryStore:
                 self._present.pop(game_id, None)
             if len(self._present) > 100_000:  # bounded: forget the games nobody is at
                 self._present = {g: m for g, m in self._present.items() if max(m.values()) > now}
-        if new:
-            self.hub.notify(game_id)
-        marked = {s: max(1, int((end - now) * 1000)) for s, end in marks.items()}
-        return marked, min(marked.values(), default=0)
+        return new, marks
 
     def lobby(self, game: str, after: str | None, count: int, oldest: str) -> list[str]:
         with self._lock:

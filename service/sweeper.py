@@ -116,9 +116,10 @@ class Sweeper:
 
 
 def start(app: Flask) -> Sweeper | None:
-    """Start the app's sweeper (once per process), unless CARDTABLE_SWEEP_SECONDS is 0."""
-    settings = app.extensions["cardtable.settings"]
-    if settings.sweep_seconds <= 0:
+    """Start the app's sweeper (once per process), unless CARDTABLE_SWEEP_SECONDS is 0 or the app is not
+    the service (``bench.floor_app`` runs under the same gunicorn config and has no games to sweep)."""
+    settings = app.extensions.get("cardtable.settings")
+    if settings is None or settings.sweep_seconds <= 0:
         return None
     running: Sweeper | None = app.extensions.get("cardtable.sweeper")
     if running is None:

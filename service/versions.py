@@ -25,6 +25,8 @@ from engines.core import Engine
 KEPT = 256
 #: Views kept per version: one per viewer and presence (who is at the table).
 VIEWS_KEPT = 32
+#: Seats known per worker by their token's hash (``Versions.seat_guess``): each about 250 bytes.
+SEATS_KNOWN = 4096
 
 
 class Stored:
@@ -68,6 +70,24 @@ class Versions:
     def __init__(self, size: int = KEPT) -> None:
         self.size = size
         self._kept: OrderedDict[tuple[str, int], Stored] = OrderedDict()  # in order of last use
+        self._seats: OrderedDict[tuple[str, str, str], int] = OrderedDict()  # (game, id, token hash) -> seat
+
+    def seat_guess(self, game: str, game_id: str, token_hash: str) -> int | None:
+        """The seat a token's hash proved at this game on this worker before, if it did: a guess
+        that the store checks (``Store.open`` marks it only if that seat of the game it reads holds
+        the hash), and the request checks again against the game read."""
+        return self._seats.get((game, game_id, token_hash))
+
+    def learn_seat(self, game: str, game_id: str, token_hash: str, seat: int) -> None:
+        key = (game, game_id, token_hash)
+        if self._seats.get(key) == seat:
+            return
+        while len(self._seats) >= SEATS_KNOWN:  # bounded: the first learned go first
+            try:
+                self._seats.popitem(last=False)
+            except KeyError:  # emptied by another thread meanwhile
+                break
+        self._seats[key] = seat
 
     def get(self, game_id: str, version: int, snapshot: bytes, engine: Engine) -> Stored | None:
         """The version kept for exactly these stored bytes, else None."""
@@ -96,6 +116,7 @@ class Versions:
 
     def clear(self) -> None:
         self._kept.clear()
+        self._seats.clear()
 
     def __len__(self) -> int:
         return len(self._kept)

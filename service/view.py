@@ -85,10 +85,7 @@ def rendered(game: Game, stored: Stored, seat: int | None, here: Presence) -> by
 
 def view(game: Game, game_id: str) -> Response:
     wait = query_int("wait", 0, 0, LONG_POLL_MAX)
-    stored = game.load(game_id)
-    seat = game.seat(stored.record, required=False, mark=False)
-    store = runtime().store
-    here = presence.touch(store, game_id, seat)  # marks the caller's seat and reads who is there, at once
+    stored, seat, here = game.open(game_id, required=False)  # the caller's seat marked, who is there read
     tag = tag_of(stored, seat, here)
     if matches(tag):
         wait_s = min(wait, runtime().long_poll_max_seconds)
@@ -96,8 +93,7 @@ def view(game: Game, game_id: str) -> Response:
             response = Response(status=304)
             response.headers.update({"ETag": tag, **cache_headers(seat)})
             return response
-        stored = game.load(game_id)
-        here = presence.touch(store, game_id, None)
+        stored, here = game.look(game_id)
         tag = tag_of(stored, seat, here)
     return json_response(timed(rendered(game, stored, seat, here)), 200, {"ETag": tag, **cache_headers(seat)})
 
@@ -116,14 +112,12 @@ def changed(game: Game, game_id: str, seat: int | None, seen: str, wait: float) 
     seconds: a new version, someone come or gone (a mark ending wakes it too), a rematch. The
     caller reads the game once after."""
     deadline = time.monotonic() + wait
-    store = runtime().store
-    with store.hub.subscribe(game_id) as bell:
+    with runtime().store.hub.subscribe(game_id) as bell:
         while True:
             try:
-                stored = game.load(game_id)  # after subscribing: nothing slips between
+                stored, here = game.look(game_id)  # after subscribing: nothing slips between
             except ApiError:
                 return True  # gone (or unreadable): the view says so
-            here = presence.touch(store, game_id, None)
             if tag_of(stored, seat, here) != seen:
                 return True
             left = deadline - time.monotonic()

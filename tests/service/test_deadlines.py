@@ -225,3 +225,16 @@ def test_the_sweeper_backs_off_while_the_store_is_down_and_goes_on_when_it_is_ba
     finally:
         sweeper.stop()
         server.cleanup()
+
+
+def test_an_app_that_is_not_the_service_gets_no_sweeper(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bench's floor app runs under the same gunicorn config, whose workers start the sweeper:
+    an app with no games to sweep gets none and boots (it failed with a KeyError)."""
+    from flask import Flask
+
+    from bench.floor_app import create_app as floor_app
+    from service import sweeper
+
+    monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:1")  # never asked: nothing is swept
+    assert sweeper.start(floor_app()) is None
+    assert sweeper.start(Flask("other")) is None

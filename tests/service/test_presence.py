@@ -14,6 +14,7 @@ from flask.testing import FlaskClient
 
 from service import presence
 from service.app import create_app
+from service.auth import token_hash
 from service.config import Settings
 from service.store import MemoryStore
 from tests.http import Client
@@ -138,3 +139,93 @@ def test_a_long_poll_answers_as_soon_as_someone_sits_down(served) -> None:
     took, status, view = answered[0]
     assert status == 200 and took < 5, (took, status)
     assert _connected(view) == [True, True, None] and view["version"] == version  # nobody moved
+
+
+def _store_calls(store, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The calls to Redis that a RedisStore makes from now on, by what they do: a read of the game
+    with its presence (``open``), a presence mark of its own, a plain load, a commit; else ``other``
+    (the rate limiter's count)."""
+    scripts = {id(store._open): "open", id(store._presence): "presence", id(store._commit): "commit"}
+    calls: list[str] = []
+    real = store._call
+
+    def counted(fn, *args, **kw):
+        if getattr(fn, "__name__", "") == "_run":
+            calls.append(scripts.get(id(args[0]), "other"))
+        else:
+            calls.append("load" if getattr(fn, "__name__", "") == "hmget" else "other")
+        return real(fn, *args, **kw)
+
+    monkeypatch.setattr(store, "_call", counted)
+    return calls
+
+
+def _game_calls(calls: list[str]) -> list[str]:
+    return [c for c in calls if c != "other"]
+
+
+@pytest.mark.parametrize("kind", ["redis", "memory"])
+def test_the_read_with_presence_marks_a_seat_only_where_the_game_holds_its_token(kind, redis_server) -> None:
+    settings = Settings(redis_url=redis_server.url if kind == "redis" else None, request_log=False)
+    app = create_app(settings, store=None if kind == "redis" else MemoryStore())
+    store = app.extensions["cardtable"].store
+    path, (ann, bo) = _game(app.test_client())
+    gid = path.rsplit("/", 1)[1]
+    ann_hash, bo_hash = token_hash(ann), token_hash(bo)
+    for seat, digest in ((1, ann_hash), (0, bo_hash), (2, ann_hash), (7, ann_hash), (0, "0" * 64)):
+        opened = store.open(gid, seat, digest, 30_000)
+        assert opened.loaded is not None and not opened.seat_marked and opened.marked == {}, (seat, digest)
+    assert not store.open("no-such-game", 0, ann_hash, 30_000).seat_marked
+    opened = store.open(gid, 1, bo_hash, 30_000)
+    assert opened.seat_marked and set(opened.marked) == {1} and 29_000 < opened.marked[1] <= 30_000
+    read = store.open(gid, None, None, 0)  # nobody marked: a read of the game and who is there
+    assert read.loaded == opened.loaded and set(read.marked) == {1} and not read.seat_marked
+
+
+def test_a_view_reads_the_game_and_marks_its_seat_in_one_call_once_the_worker_knows_the_token(
+        app, monkeypatch: pytest.MonkeyPatch) -> None:
+    client = app.test_client()
+    path, (ann, bo) = _game(client)
+    calls = _store_calls(app.extensions["cardtable"].store, monkeypatch)
+    assert _connected(client.get(path, headers=auth(ann)).json) == [True, False, None]
+    assert _game_calls(calls) == ["open", "presence"]  # the first time: the seat is proved, then marked
+    calls.clear()
+    assert _connected(client.get(path, headers=auth(ann)).json) == [True, False, None]
+    assert _game_calls(calls) == ["open"]  # then in the read itself
+    calls.clear()
+    assert _connected(client.get(path).json) == [True, False, None] and _game_calls(calls) == ["open"]
+
+
+def test_a_wrong_guess_of_the_seat_marks_nobody_else(app) -> None:
+    """The worker's guess of a token's seat is checked by the store against the game: a guess that
+    names another seat marks nothing, and the request marks the seat its token proves."""
+    client = app.test_client()
+    path, (ann, _bo) = _game(client)
+    gid = path.rsplit("/", 1)[1]
+    app.extensions["cardtable"].versions.learn_seat("sten", gid, token_hash(ann), 1)  # Bo's seat
+    assert _connected(client.get(path, headers=auth(ann)).json) == [True, False, None]
+    assert _connected(client.get(path).json) == [True, False, None]
+
+
+def test_a_move_marks_its_mover_in_its_write_and_a_refused_move_on_its_way_out(
+        app, redis_server, monkeypatch: pytest.MonkeyPatch) -> None:
+    client = app.test_client()
+    path, tokens = _game(client)
+    gid = path.rsplit("/", 1)[1]
+    mover = client.get(path).json["to_move"][0]
+    other = 1 - mover
+    move = client.get(path, headers=auth(tokens[mover])).json["legal_moves"][0]
+    r = redis.Redis.from_url(redis_server.url)
+    r.delete(f"cardtable:presence:{{{gid}}}")  # nobody at the table
+    calls = _store_calls(app.extensions["cardtable"].store, monkeypatch)
+    refused = client.post(f"{path}/moves", json={"move": move}, headers=auth(tokens[other]))
+    assert refused.status_code == 409 and refused.json["code"] == "not_your_turn"
+    assert _game_calls(calls) == ["open", "presence"]
+    assert _connected(client.get(path).json)[:2] == [other == 0, other == 1]
+    r.delete(f"cardtable:presence:{{{gid}}}")
+    calls.clear()
+    answer = client.post(f"{path}/moves", json={"move": move}, headers=auth(tokens[mover]))
+    assert answer.status_code == 200 and _connected(answer.json)[:2] == [mover == 0, mover == 1]
+    assert _game_calls(calls) == ["open", "commit"]  # marked in the write
+    assert {int(m) for m in r.zrange(f"cardtable:presence:{{{gid}}}", 0, -1)} == {mover}
+    assert 29_000 < r.pttl(f"cardtable:presence:{{{gid}}}") <= 30_000
