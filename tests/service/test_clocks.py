@@ -135,16 +135,19 @@ def test_a_passed_deadline_is_applied_by_the_next_request_before_it_answers_bot_
     assert late not in view["to_move"] or view["version"] > 2
 
 
-def test_a_move_after_the_deadline_answers_409_deadline_passed_and_never_applies(client: FlaskClient) -> None:
+@pytest.mark.parametrize("route", ["moves", "moves/check"])
+def test_a_move_or_check_after_the_deadline_applies_it_first_and_answers_409_deadline_passed(
+        client: FlaskClient, route: str) -> None:
     created = _create(client, 2, PER_MOVE_1S)
     game_id = created["game_id"]
     late = _view(client, game_id)["to_move"][0]
     token = created["seats"][late]["token"]
     move = _view(client, game_id, token)["legal_moves"][0]
     time.sleep(1.2)
-    r = client.post(f"/v1/sten/games/{game_id}/moves", json={"move": move}, headers=auth(token))
+    r = client.post(f"/v1/sten/games/{game_id}/{route}", json={"move": move}, headers=auth(token))
     assert_problem(r, 409, "deadline_passed")
     entries = _entries(client, game_id)
+    assert entries[0]["events"][0]["type"] == "timed_out"
     assert all(e["bot"] for e in entries if e["seat"] == late and e["move"] is not None)  # only the bot's move
 
 
@@ -314,18 +317,6 @@ def test_resign_is_counted_by_the_seats_rate_limit(redis_server) -> None:
     codes = [client.post(f"/v1/sten/games/{created['game_id']}/resign", headers=headers,
                          environ_base={"REMOTE_ADDR": f"10.9.8.{n}"}).status_code for n in range(5)]
     assert codes == [200, 409, 409, 429, 429]
-
-
-def test_a_check_after_the_deadline_applies_it_and_answers_deadline_passed(client: FlaskClient) -> None:
-    created = _create(client, 2, PER_MOVE_1S)
-    game_id = created["game_id"]
-    late = _view(client, game_id)["to_move"][0]
-    token = created["seats"][late]["token"]
-    move = _view(client, game_id, token)["legal_moves"][0]
-    time.sleep(1.2)
-    r = client.post(f"/v1/sten/games/{game_id}/moves/check", json={"move": move}, headers=auth(token))
-    assert_problem(r, 409, "deadline_passed")
-    assert _entries(client, game_id)[0]["events"][0]["type"] == "timed_out"
 
 
 def test_a_game_stored_before_clocks_loads_without_one_and_keeps_playing(client: FlaskClient, redis_server) -> None:
