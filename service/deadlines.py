@@ -23,13 +23,13 @@ from engines.table import GameAbandoned, Resigned, TimedOut
 from service import clocks, log, observability, presence, table
 from service.bots import DEFAULT_LEVEL, RequestBots
 from service.errors import ApiError
-from service.moves import answered, play_bots, seat_replaced
+from service.moves import answered, kept_answer, play_bots, replay_kept, seat_replaced
 from service.records import dumps, fingerprint, loads, timestamp
 from service.runtime import Game, runtime
 from service.seats import name
 from service.versions import Stored
 from service.view import timed
-from service.wire import cache_headers, etag, idempotency_key, json_response, replayed
+from service.wire import cache_headers, etag, idempotency_key, json_response
 
 #: Tries of a deadline's commit: each lost race reloads the game, which may no longer be due.
 ATTEMPTS = 3
@@ -157,11 +157,9 @@ def resign(game: Game, game_id: str) -> Response:
         here = presence.touch(rt.store, game_id, seat)
         body_print = fingerprint([seat, "resign"])
         if idem is not None:
-            kept = rt.store.idempotent(game_id, idem)
-            if kept is not None:
-                first = replayed(kept, body_print)
-                return json_response(timed(dumps(first["view"])), 200,
-                                     {"ETag": first["etag"], "Idempotent-Replayed": "true", **cache_headers(seat)})
+            again = replay_kept(game_id, idem, body_print, seat)
+            if again is not None:
+                return again
         state = stored.state
         if engine.result(state) is not None or record.get("ended") is not None:
             raise ApiError(409, "game_over", "The game has finished.", current_version=stored.version)
@@ -183,8 +181,7 @@ def resign(game: Game, game_id: str) -> Response:
         new_version = version + len(entries)
         _, _, answer_bytes = answered(game, record, new_version, state, seat, entries, here)
         tag = etag(new_version, seat, f"p{here.mark}")
-        idem_value = None if idem is None else (
-            b'{"fingerprint":%s,"view":%s,"etag":%s}' % (dumps(body_print), answer_bytes, dumps(tag)))
+        idem_value = None if idem is None else kept_answer(body_print, answer_bytes, tag)
         if _commit(game, stored, record, state, entries, idem, idem_value) is not None:
             return json_response(timed(answer_bytes), 200, {"ETag": tag, **cache_headers(seat)})
     raise ApiError(409, "stale_version", "The game kept changing while this was written; fetch the view and retry.")

@@ -116,6 +116,23 @@ def answered(game: Game, record: Mapping[str, Any], version: int, state: Any, se
     return answer, view_bytes, b'%s,"entries":%s}' % (view_bytes[:-1], shown)
 
 
+def kept_answer(body_print: str, answer_bytes: bytes, tag: str) -> bytes:
+    """What an Idempotency-Key keeps of a seat's answer that wrote entries (a move, a resign):
+    ``{"fingerprint", "view", "etag"}``, the answer embedded as encoded once."""
+    return b'{"fingerprint":%s,"view":%s,"etag":%s}' % (dumps(body_print), answer_bytes, dumps(tag))
+
+
+def replay_kept(game_id: str, idem: str, body_print: str, seat: int) -> Response | None:
+    """The answer kept under ``idem`` (``kept_answer``) sent again, when a first request with this key
+    was applied; 422 ``idempotency_conflict`` when it came with another body or seat."""
+    kept = runtime().store.idempotent(game_id, idem)
+    if kept is None:
+        return None
+    first = replayed(kept, body_print)
+    return json_response(view.timed(dumps(first["view"])), 200,
+                         {"ETag": first["etag"], "Idempotent-Replayed": "true", **cache_headers(seat)})
+
+
 def check(game: Game, game_id: str) -> Response:
     """Would the move be accepted now? The same answers as ``submit``, and nothing is written:
     the applied state is thrown away, so the answer says no more than "legal"."""
@@ -147,11 +164,9 @@ def submit(game: Game, game_id: str) -> Response:
                 read = read_move(game)
             if idem is not None:
                 body_print = fingerprint([seat, read.body])
-                kept = rt.store.idempotent(game_id, idem)
-                if kept is not None:
-                    first = replayed(kept, body_print)
-                    return json_response(view.timed(dumps(first["view"])), 200,
-                                         {"ETag": first["etag"], "Idempotent-Replayed": "true", **cache_headers(seat)})
+                again = replay_kept(game_id, idem, body_print, seat)
+                if again is not None:
+                    return again
             move, after, events = judge(game, stored, seat, read)
             entries = [log.entry(game, seat, move, events, False, stored.version + 1, record["players"])]
             after, bot_entries = play_bots(game, record, after, stored.version + 1)
@@ -164,8 +179,7 @@ def submit(game: Game, game_id: str) -> Response:
             answer, view_bytes, answer_bytes = answered(game, record, new_version, after, seat, entries, here)
             tag = etag(new_version, seat, f"p{here.mark}")
             # The kept answer embeds the view as encoded once: {"fingerprint", "view", "etag"}.
-            idem_value = None if idem is None else (
-                b'{"fingerprint":%s,"view":%s,"etag":%s}' % (dumps(body_print), answer_bytes, dumps(tag)))
+            idem_value = None if idem is None else kept_answer(body_print, answer_bytes, tag)
             snapshot = dumps(record)
             ttl = table.ttl(record, rt.game_ttl, rt.finished_ttl, answer["status"] == "finished")
             marked = rt.store.commit(game_id, stored.version, snapshot, entries, ttl, idem, idem_value,
