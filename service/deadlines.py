@@ -21,7 +21,7 @@ from flask import Response
 from engines.core import Event
 from engines.table import GameAbandoned, Resigned, TimedOut
 from service import clocks, log, observability, presence, table
-from service.bots import DEFAULT_LEVEL, RequestBots
+from service.bots import DEFAULT_LEVEL
 from service.errors import ApiError
 from service.moves import answered, kept_answer, play_bots, replay_kept, seat_replaced
 from service.records import dumps, fingerprint, loads, timestamp
@@ -57,16 +57,7 @@ def _ended(record: Mapping[str, Any], termination: str, seat: int | None) -> dic
 def play_turn(game: Game, record: Mapping[str, Any], state: Any, seat: int, version: int) -> tuple[Any, list[bytes]]:
     """A bot of the default level plays ``seat``'s turn (its moves while it stays to move) for a person
     whose time ran out; their entries (``bot`` true) follow ``version``."""
-    engine = game.engine
-    bots = RequestBots(runtime().bot_policy)
-    entries: list[bytes] = []
-    for _ in range(TURN_MOVES):
-        if engine.result(state) is not None or seat not in engine.to_move(state):
-            break
-        move = bots.choose(engine, state, seat, DEFAULT_LEVEL, record["seed"], version + len(entries))
-        state, events = engine.apply_events(state, seat, move)
-        entries.append(log.entry(game, seat, move, events, True, version + len(entries) + 1, record["players"]))
-    return state, entries
+    return play_bots(game, record, state, version, levels={seat: DEFAULT_LEVEL}, limit=TURN_MOVES)
 
 
 def apply(game: Game, stored: Stored, now: int) -> tuple[dict[str, Any], Any, list[bytes]] | None:

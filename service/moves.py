@@ -77,17 +77,20 @@ def seat_replaced(version: int) -> ApiError:
                     "token still reads the game but makes no move.", current_version=version)
 
 
-def play_bots(game: Game, record: Mapping[str, Any], state: Any, version: int) -> tuple[Any, list[bytes]]:
+def play_bots(game: Game, record: Mapping[str, Any], state: Any, version: int,
+              levels: Mapping[int, str] | None = None, limit: int = MAX_BOT_MOVES) -> tuple[Any, list[bytes]]:
     """Let every bot seat that is to move play at its level, until a human is to move or the game
-    ends; all of them within the request's bound (``service.bots.RequestBots``). Returns the state
-    after them and their log entries."""
+    ends; all of them within the request's bound (``service.bots.RequestBots``). ``levels``: the seats
+    that play and their levels (default: the record's bots); ``limit``: moves at most. Returns the
+    state after them and their log entries."""
     engine = game.engine
-    levels = {i: level for i, s in enumerate(record["seats"]) if (level := seat_level(s)) is not None}
+    if levels is None:
+        levels = {i: level for i, s in enumerate(record["seats"]) if (level := seat_level(s)) is not None}
     if not levels:
         return state, []
     request_bots = RequestBots(runtime().bot_policy)
     entries: list[bytes] = []
-    for _ in range(MAX_BOT_MOVES):
+    for _ in range(limit):
         if engine.result(state) is not None:
             break
         movers = [s for s in engine.to_move(state) if s in levels]
