@@ -77,10 +77,10 @@ def tag_of(stored: Stored, seat: int | None, here: Presence) -> str:
 def rendered(game: Game, stored: Stored, seat: int | None, here: Presence) -> bytes:
     """``seat``'s view of ``stored``, encoded once per version, viewer and presence (but while a clock
     runs: its ``remaining_ms`` is as of the answer)."""
-    if stored.record.get("running"):
+    def encode() -> bytes:
         return dumps(body(game, stored.record, stored.version, stored.state, seat, here.present))
-    return stored.view((seat, here.mark), lambda: dumps(body(game, stored.record, stored.version, stored.state,
-                                                             seat, here.present)))
+
+    return encode() if stored.record.get("running") else stored.view((seat, here.mark), encode)
 
 
 def view(game: Game, game_id: str) -> Response:
