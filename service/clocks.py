@@ -1,6 +1,6 @@
 """The clocks of a table and what happens when one runs out: pure functions of the stored record
-(``service.records``), the seats to move and the time, with no store or request (``settled`` alone
-asks the game's engine who is to move).
+(``service.records``), the seats to move and the time, with no store or request (``written`` alone
+asks the game's engine who is to move, and encodes its state).
 
 A game may be played on time (``clock`` on create): ``fischer``, a bank per person that runs while
 the seat is to move and gains an increment when its turn ends, or ``per_move``, the same time for each
@@ -28,6 +28,7 @@ from typing import Any
 import orjson
 
 from schemas.clocks import DEFAULT_MAX_TIMEOUTS, DEFAULT_POLICY
+from service.records import timestamp
 
 
 def now_ms() -> int:
@@ -180,10 +181,12 @@ def timed_out_turn(record: Mapping[str, Any], seat: int) -> bool:
     return bool(clocks[seat]["timeouts"] > 0 and not record["seats"][seat].get("bot"))
 
 
-def settled(engine: Any, record: Mapping[str, Any], state: Any, entries: Sequence[bytes], idle_ms: int,
+def written(engine: Any, record: Mapping[str, Any], state: Any, entries: Sequence[bytes], idle_ms: int,
             own: int | None = None, turn_over: Collection[int] = (), now: int | None = None) -> dict[str, Any]:
-    """``settle`` for a commit that wrote ``entries`` (stored log entries) and left the game at
-    ``state``: whether it runs and who is to move come from ``engine``."""
+    """``record`` as a commit that wrote ``entries`` (stored log entries) and left the game at ``state``
+    stores it: the state encoded, ``updated_at`` now, and the clocks settled (``settle``; whether the
+    game runs and who is to move come from ``engine``)."""
+    record = {**record, "state": engine.encode(state), "updated_at": timestamp()}
     ended = record.get("ended") is not None or engine.result(state) is not None
     waiting = any(s.get("open") for s in record["seats"])
     active = not ended and not waiting

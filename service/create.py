@@ -170,9 +170,8 @@ def create(game: Game) -> Response:
     if not table.waiting(record):  # a waiting game's bots wait for its start too
         state, entries = play_bots(game, record, state, 0)
         check_log_room(0, len(entries))
-    record["state"] = engine.encode(state)
-    record["updated_at"] = timestamp()  # after the bots' opening moves, if any
-    record = clocks.settled(engine, record, state, entries, rt.idle_ms)  # a game that starts: its clocks run
+    # after the bots' opening moves, if any; a game that starts: its clocks run
+    record = clocks.written(engine, record, state, entries, rt.idle_ms)
     created = {
         "game_id": game_id,
         "game": engine.id,

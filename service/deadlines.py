@@ -92,8 +92,7 @@ def apply(game: Game, stored: Stored, now: int) -> tuple[dict[str, Any], Any, li
             entries += more
             state, more = play_bots(game, record, state, version + len(entries))
             entries += more
-    record = {**record, "state": engine.encode(state), "updated_at": timestamp()}
-    record = clocks.settled(engine, record, state, entries, runtime().idle_ms, turn_over=turn_over, now=now)
+    record = clocks.written(engine, record, state, entries, runtime().idle_ms, turn_over=turn_over, now=now)
     return record, state, entries
 
 
@@ -167,8 +166,7 @@ def resign(game: Game, game_id: str) -> Response:
             entries = [log.table_entry(game, seat, [Resigned(seat=seat, outcome="replaced").event()], version + 1)]
             state, more = play_bots(game, record, state, version + 1)
             entries += more
-        record = {**record, "state": engine.encode(state), "updated_at": timestamp()}
-        record = clocks.settled(engine, record, state, entries, rt.idle_ms, turn_over=(seat,))
+        record = clocks.written(engine, record, state, entries, rt.idle_ms, turn_over=(seat,))
         new_version = version + len(entries)
         _, _, answer_bytes = answered(game, record, new_version, state, seat, entries, here)
         tag = etag(new_version, seat, f"p{here.mark}")

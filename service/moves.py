@@ -22,7 +22,7 @@ from service.bots import MAX_BOT_MOVES, RequestBots, seat_level
 from service.errors import ApiError
 from service.move_reader import ReadMove
 from service.presence import UNKNOWN, Presence
-from service.records import dumps, fingerprint, timestamp
+from service.records import dumps, fingerprint
 from service.runtime import Game, check_log_room, runtime
 from service.versions import Stored
 from service.wire import cache_headers, etag, idempotency_key, json_body, json_response, replayed, schema_errors
@@ -177,8 +177,7 @@ def submit(game: Game, game_id: str) -> Response:
             check_log_room(stored.version, len(entries))
             new_version = stored.version + len(entries)
             # the version read stays as it was
-            record = {**record, "state": engine.encode(after), "updated_at": timestamp()}
-            record = clocks.settled(engine, record, after, entries, rt.idle_ms, own=seat)
+            record = clocks.written(engine, record, after, entries, rt.idle_ms, own=seat)
             answer, view_bytes, answer_bytes = answered(game, record, new_version, after, seat, entries, here)
             tag = etag(new_version, seat, f"p{here.mark}")
             # The kept answer embeds the view as encoded once: {"fingerprint", "view", "etag"}.

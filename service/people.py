@@ -91,8 +91,7 @@ def commit_table(game: Game, stored: Stored, record: dict[str, Any], seat: int, 
         state, bot_entries = play_bots(game, record, state, stored.version + 1)
         entries += bot_entries
     check_log_room(stored.version, len(entries))
-    record = {**record, "state": engine.encode(state), "updated_at": timestamp()}
-    record = clocks.settled(engine, record, state, entries, rt.idle_ms)  # a game that starts: its clocks run
+    record = clocks.written(engine, record, state, entries, rt.idle_ms)  # a game that starts: its clocks run
     unlisted = None
     if table.waiting(stored.record) and not table.waiting(record):  # its wait is over: out of the lobby
         unlisted = lobby.unlisting(stored.record)

@@ -109,9 +109,7 @@ def _create(game: Game, stored: Stored, new_id: str, seat: int, token: str) -> b
     if not table.waiting(record):  # nobody else to wait for: it starts, and its bots move
         state, entries = play_bots(game, record, state, 0)
         check_log_room(0, len(entries))
-    record["state"] = engine.encode(state)
-    record["updated_at"] = timestamp()
-    record = clocks.settled(engine, record, state, entries, rt.idle_ms)
+    record = clocks.written(engine, record, state, entries, rt.idle_ms)
     over = engine.result(state) is not None
     created = rt.store.create(new_id, dumps(record), entries, table.ttl(record, rt.game_ttl, rt.finished_ttl, over),
                               due=record["due"])
