@@ -98,13 +98,14 @@ class Game:
             return stored
         return enforce(self, game_id, stored)
 
-    def read(self, game_id: str) -> Stored:
+    def read(self, game_id: str, loaded: Loaded | None = None) -> Stored:
         """The stored game ``game_id`` of this game (as kept, when this worker has just used the
         very same version): 404 ``game_not_found`` when there is none (or it is another game's),
-        409 ``unknown_snapshot_version`` when it cannot be read. Its record is never changed."""
+        409 ``unknown_snapshot_version`` when it cannot be read. Its record is never changed.
+        ``loaded``: what the store answered already, when the caller has read it."""
         if len(game_id) > GAME_ID_MAX:
             raise not_found()
-        return self._stored(game_id, runtime().store.load(game_id))
+        return self._stored(game_id, runtime().store.load(game_id) if loaded is None else loaded)
 
     def look(self, game_id: str) -> tuple[Stored, Presence]:
         """``load`` (its deadlines applied), and who is at the table, in one call to the store; nobody

@@ -39,8 +39,8 @@ def settle_due(game_id: str, claimed: int) -> bool:
         rt.store.reschedule(game_id, claimed, None)
         return False
     try:
-        stored = game.read(game_id)
-    except ApiError:  # gone meanwhile, or a record this release cannot read: not ours to keep
+        stored = game.read(game_id, loaded)
+    except ApiError:  # a record this release cannot read (a newer one's): not ours to act on
         rt.store.reschedule(game_id, claimed, None)
         return False
     before = stored.version
