@@ -160,7 +160,8 @@ def service(redis_url: str, workers: int, behind_proxy: bool, keep: Path | None 
         wait_for_port(port, proc)
         yield server
     finally:
-        stop(proc)
+        # quick: the streams attack leaves streams open, and a graceful stop would wait for them
+        stop(proc, signal.SIGINT)
         text = server.text().decode(errors="replace")
         errlog.close()
         if keep is not None:

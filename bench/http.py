@@ -74,9 +74,11 @@ TARGETS = {"view": 0.9, "move": 0.8}
 # --- servers ---------------------------------------------------------------------------------
 
 
-def stop(proc: subprocess.Popen[bytes]) -> None:
+def stop(proc: subprocess.Popen[bytes], how: signal.Signals = signal.SIGTERM) -> None:
+    """Stop a server started here: ``how`` (SIGTERM: gunicorn's graceful stop, which waits for
+    open requests and streams up to its graceful_timeout; SIGINT: its quick stop), killed after 20 s."""
     if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
+        proc.send_signal(how)
         try:
             proc.wait(20)
         except subprocess.TimeoutExpired:
