@@ -1,11 +1,11 @@
 """The suite's split over xdist workers and its order; in CI (``CI`` set) a skipped test fails.
 
-tests/run.sh runs each tier on two workers with ``--dist loadscope --no-loadscope-reorder``, and
+tests/run.sh runs each tier on three workers with ``--dist loadscope --no-loadscope-reorder``, and
 this file refines that split: a module of ``SERVERS`` (its tests share servers, a browser or
 subprocesses) is one unit of work, run on one worker so that its servers start once; every other
 test is a unit of its own, run by whichever worker is free. The units go out in the order collected
 here: the longest modules first, then the modules of servers, then the tests that share nothing,
-which end the run a test at a time on both workers so that the two finish together.
+which end the run a test at a time on every worker so that they finish together.
 
 tests/run.sh installs everything the suite needs (redis-server, nginx, node and npm, chromium, the
 test and load extras), so a test that skips in CI has checked nothing while the run reports success.
@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 #: The modules that take longest (``--durations``), started first: a long module that started last
-#: would run on one worker while the other had nothing left. A module missing here only starts later,
+#: would run on one worker while the others had nothing left. A module missing here only starts later,
 #: which costs time, never a result.
 LONGEST = (
     "tests/test_bench_abuse.py",
@@ -27,6 +27,11 @@ LONGEST = (
     "tests/test_move_coverage.py",
     "tests/web/test_browser.py",
     "tests/service/test_captured_games.py",
+    "tests/service/test_deadlines.py",
+    "tests/web/test_people.py",
+    "tests/deploy/test_nginx.py",
+    "tests/service/test_held_connections.py",
+    "tests/service/test_failover.py",
 )
 
 #: Where tests share what is slow to start: redis-servers, gunicorn, nginx, a Redis Cluster, chromium

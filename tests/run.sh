@@ -3,8 +3,9 @@
 # (redis-server, nginx, node, npm, chromium), creates .venv with the package and its test extras,
 # lints (ruff) and type-checks (mypy), and runs pytest in two tiers, each its own pytest run:
 #
-#   1. the fast tier: every test not marked `slow`, on two pytest-xdist workers
-#      (CARDTABLE_TEST_WORKERS to change that), a module's tests on one worker (`--dist loadscope`:
+#   1. the fast tier: every test not marked `slow`, on three pytest-xdist workers
+#      (CARDTABLE_TEST_WORKERS to change that; on two cores a third worker fills the time the
+#      others wait for servers, browsers and subprocesses), a module's tests on one worker (`--dist loadscope`:
 #      a module's servers start once);
 #   2. the slow tier (`-m slow`): tests whose verdict depends on real time (timeouts, deadlines,
 #      failovers, faults under load) or that take ten seconds and more by themselves (fuzzing, the
@@ -64,7 +65,7 @@ fi
 .venv/bin/ruff check .
 .venv/bin/mypy engines bots schemas service
 
-workers="${CARDTABLE_TEST_WORKERS:-2}"
+workers="${CARDTABLE_TEST_WORKERS:-3}"
 pytest=(.venv/bin/python -m pytest -p no:cacheprovider)
 for arg in "$@"; do
   case "$arg" in
