@@ -182,6 +182,12 @@ class Store(Protocol):
         ...
 
 
+def _marks(flat: bytes | str) -> dict[int, int]:
+    """The seats marked and the ms each has left, from the presence scripts' ``"<seat> <ms> ..."``."""
+    numbers = flat.split()
+    return {int(numbers[i]): int(numbers[i + 1]) for i in range(0, len(numbers), 2)}
+
+
 def game_key(game_id: str) -> str:
     return f"cardtable:game:{{{game_id}}}"
 
@@ -231,10 +237,12 @@ local function mark(key, seat, ttl, now)
 end
 local function marks(key, now, out)
   local marked = redis.call('ZRANGE', key, 0, -1, 'WITHSCORES')
+  local flat = {}
   for i = 1, #marked, 2 do
-    out[#out + 1] = tonumber(marked[i])
-    out[#out + 1] = tonumber(marked[i + 1]) - now
+    flat[#flat + 1] = marked[i]
+    flat[#flat + 1] = string.format('%d', tonumber(marked[i + 1]) - now)
   end
+  out[#out + 1] = table.concat(flat, ' ')
   return out
 end
 """
@@ -298,7 +306,7 @@ return 1
 """
 
 # KEYS: a game's presence. ARGV: the seat to mark ('' for none), ttl ms, publish command, channel.
-# Returns the seats still marked and the ms each has left, flat. A seat that was not marked tells the
+# Returns the seats still marked and the ms each has left (``_marks``). A seat that was not marked tells the
 # game's channel, so that its long polls and streams look again (their ETags name who is there).
 _PRESENCE = _PRESENCE_LIB + """
 local now = clock()
@@ -314,7 +322,8 @@ return marks(KEYS[1], now, {})
 # seat is marked only when the snapshot's seat of that number holds that hash (a record's seats are its
 # first objects that begin with ``{"hash":``, one per seat, and no text in JSON holds those bytes: a
 # quote inside a string is escaped). Returns the version, the snapshot (false when the game is not
-# there), 1 when the seat was marked, then the seats still marked and the ms each has left, flat.
+# there), 1 when the seat was marked, then the seats still marked and the ms each has left, as one text
+# (``_marks``: one element to parse, not two per seat).
 _OPEN = _PRESENCE_LIB + """
 local got = redis.call('HMGET', KEYS[1], 'v', 's')
 local now = clock()
@@ -624,8 +633,7 @@ class RedisStore:
         # Marking nobody, it is a read like ``load``: shared with the identical ones in flight.
         got = self._shared_read(("open", game_id), read) if share else read()
         loaded = None if got[0] is None or got[1] is None else Loaded(int(got[0]), got[1])
-        marked = {int(got[i]): int(got[i + 1]) for i in range(3, len(got), 2)}
-        return Opened(loaded, marked, bool(got[2]))
+        return Opened(loaded, _marks(got[3]), bool(got[2]))
 
     def load_many(self, game_ids: Sequence[str]) -> list[Loaded | None]:
         if not game_ids:
@@ -678,7 +686,7 @@ class RedisStore:
         key = presence_key(game_id)
         got = self._call(self._run, self._presence, [key],
                          ["" if seat is None else seat, ttl_ms, self.publish, events_channel(game_id)], route=key)
-        marked = {int(got[i]): int(got[i + 1]) for i in range(0, len(got), 2)}
+        marked = _marks(got[0])
         return marked, min(marked.values(), default=0)
 
     def lobby(self, game: str, after: str | None, count: int, oldest: str) -> list[str]:
