@@ -38,7 +38,7 @@ def meld_json(index: int, meld: Meld) -> dict[str, JSON]:
     if kept is not None and kept["id"] == index:
         return kept
     cards = meld.cards
-    return keep(meld, {
+    kept = {
         "id": index,
         "owner": meld.owner,
         "rank": meld.rank,
@@ -47,7 +47,9 @@ def meld_json(index: int, meld: Meld) -> dict[str, JSON]:
         "canasta": len(cards) >= CANASTA_SIZE,  # is_canasta
         "natural": is_natural(meld),
         "points": points(cards),
-    })
+    }
+    keep(meld, SHOWN, kept)
+    return kept
 
 
 class HandRecordJSON(TypedDict):
@@ -97,7 +99,8 @@ def hand_record_json(record: HandRecord | None) -> HandRecordJSON | None:
             "talon_count": table.talon_count,
         },
     }
-    return keep(record, built)
+    keep(record, SHOWN, built)
+    return built
 
 
 
