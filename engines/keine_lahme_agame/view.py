@@ -51,7 +51,7 @@ def _config_json(cfg: Config) -> tuple[dict[str, JSON], list[str]]:
 
 #: Each table of rows shown, by the rows' identity (``engines.memo``): only a trick placed into a row
 #: changes them, so most views of a game show the rows the view before showed.
-_shown_rows: Kept[tuple[tuple[str, ...], ...], tuple[Config, list[dict[str, JSON]]]] = Kept()
+_shown_rows: Kept[tuple[tuple[str, ...], ...], tuple[Config, list[dict[str, JSON]]]] = Kept(64)
 
 
 def _players(cfg: Config, rows: tuple[tuple[str, ...], ...]) -> list[dict[str, JSON]]:
