@@ -314,17 +314,22 @@ def evolve(value: S, **changes: Any) -> S:
     ``changes``, its fields copied as they are instead of passed through ``__init__`` again (a state
     checks nothing there; its rules build it), several times faster: every move builds a few. What a
     view kept on ``value`` (``engines.memo.keep``) is left behind: it was worked out of the old fields."""
-    cls = type(value)
-    assert not hasattr(cls, "__post_init__") and not hasattr(cls, "__slots__"), f"{cls.__name__}: use replace"
+    cls = value.__class__
+    if cls not in _EVOLVED:  # checked once per class
+        assert not hasattr(cls, "__post_init__") and not hasattr(cls, "__slots__"), f"{cls.__name__}: use replace"
+        _EVOLVED.add(cls)
     fields = value.__dict__
     if not changes.keys() <= fields.keys():
         raise TypeError(f"{cls.__name__} has no field {sorted(changes.keys() - fields.keys())}")
-    new = object.__new__(cls)
-    copied = new.__dict__
-    copied.update(fields)
-    copied.update(changes)
+    copied = {**fields, **changes}
     copied.pop(SHOWN, None)
+    new: S = object.__new__(cls)
+    object.__setattr__(new, "__dict__", copied)
     return new
+
+
+#: The classes ``evolve`` has copied (and checked that it may).
+_EVOLVED: set[type] = set()
 
 
 @dataclass(frozen=True)
