@@ -40,6 +40,49 @@ def _is_row(cls: type) -> bool:
     return bool(getattr(cls, _ROW, False))
 
 
+_SHARED = "__snapshot_shared__"
+
+
+def shared(size: int) -> Callable[[type[T]], type[T]]:
+    """Decode equal instances of the dataclass ``cls`` (its fields hashable: ints, strs, tuples) to
+    one instance, the one decoded first, for as long as it is among the last ``size`` kept: a small
+    record that stays the same from one stored state to the next (a meld on the table) is then the
+    same object in every state decoded, with what a view kept on it (``engines.memo``). The value is
+    immutable, so an equal one is as good; only a cache by identity can tell them apart. (Its fields
+    must not hold values that are equal across types, as ``1 == True``: the stored JSON keeps them
+    apart, the lookup would not.)"""
+    def mark(cls: type[T]) -> type[T]:
+        setattr(cls, _SHARED, size)
+        return cls
+
+    return mark
+
+
+#: Per ``shared`` class, its instances by their fields' values and what builds a new one.
+_SHARED_TABLES: dict[type, tuple[dict[tuple[Any, ...], Any], Callable[[tuple[Any, ...]], Any]]] = {}
+
+
+def forget_shared() -> None:
+    """Let go of every ``shared`` instance kept: the next decode builds each record anew (a test that
+    compares what a view keeps with what it works out from nothing)."""
+    for table, _ in _SHARED_TABLES.values():
+        table.clear()
+
+
+def _sharer(cls: type, names: tuple[str, ...], table: dict[tuple[Any, ...], Any], size: int
+            ) -> Callable[[tuple[Any, ...]], Any]:
+    """The instance of ``cls`` with the field values ``key``, kept in ``table`` (at most ``size``)."""
+    def build(key: tuple[Any, ...]) -> Any:
+        value: Any = object.__new__(cls)
+        object.__setattr__(value, "__dict__", dict(zip(names, key, strict=True)))
+        if len(table) >= size:
+            table.clear()
+        table[key] = value
+        return value
+
+    return build
+
+
 def encode_any(value: Any) -> Any:
     """Encode by the value's runtime type (for fields whose hint says little: ``Any``, a union)."""
     if value.__class__ in _SCALAR_TYPES:  # most values, asked first (exactly these types)
@@ -162,8 +205,17 @@ class _Source:
             args = [self.dec(tp, f"{d}[{i}]") for i, (_, tp) in enumerate(fields)]
         else:
             args = [self.dec(tp, f"{d}[{name!r}]") for name, tp in fields]
-        items = ", ".join(f"{name!r}: {arg}" for (name, _), arg in zip(fields, args, strict=True))
         o = self.var()
+        size = getattr(cls, _SHARED, None)
+        if size is not None:  # one instance per value (``shared``): looked up by its fields' values
+            kept = _SHARED_TABLES.get(cls)
+            if kept is None:
+                table: dict[tuple[Any, ...], Any] = {}
+                kept = _SHARED_TABLES[cls] = (table, _sharer(cls, tuple(name for name, _ in fields), table, size))
+            table, build = kept
+            key = "(" + ", ".join(args) + ("," if len(args) == 1 else "") + ")"
+            return f"({self.bind(table)}.get({o} := {key}) or {self.bind(build)}({o}))"
+        items = ", ".join(f"{name!r}: {arg}" for (name, _), arg in zip(fields, args, strict=True))
         return (f"({o} := {self.bind(object.__new__)}({self.bind(cls)}), "
                 f"{self.bind(object.__setattr__)}({o}, '__dict__', {{{items}}}))[0]")
 
