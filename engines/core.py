@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from engines.cards import shuffled
+from engines.memo import SHOWN
 
 if TYPE_CHECKING:
     from engines.eventtypes import EventType
@@ -311,16 +312,24 @@ def deal_from(deck: Sequence[str] | None, cards: Sequence[str], seed: str) -> tu
 def evolve(value: S, **changes: Any) -> S:
     """``dataclasses.replace`` for a game's state: a copy of the frozen dataclass ``value`` with
     ``changes``, its fields copied as they are instead of passed through ``__init__`` again (a state
-    checks nothing there; its rules build it), several times faster: every move builds a few."""
-    cls = type(value)
-    assert not hasattr(cls, "__post_init__") and not hasattr(cls, "__slots__"), f"{cls.__name__}: use replace"
+    checks nothing there; its rules build it), several times faster: every move builds a few. What a
+    view kept on ``value`` (``engines.memo.keep``) is left behind: it was worked out of the old fields."""
+    cls = value.__class__
+    if cls not in _EVOLVED:  # checked once per class
+        assert not hasattr(cls, "__post_init__") and not hasattr(cls, "__slots__"), f"{cls.__name__}: use replace"
+        _EVOLVED.add(cls)
     fields = value.__dict__
     if not changes.keys() <= fields.keys():
         raise TypeError(f"{cls.__name__} has no field {sorted(changes.keys() - fields.keys())}")
-    new = object.__new__(cls)
-    new.__dict__.update(fields)
-    new.__dict__.update(changes)
+    copied = {**fields, **changes}
+    copied.pop(SHOWN, None)
+    new: S = object.__new__(cls)
+    object.__setattr__(new, "__dict__", copied)
     return new
+
+
+#: The classes ``evolve`` has copied (and checked that it may).
+_EVOLVED: set[type] = set()
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ Codec = Callable[[Any], Any]
 
 _ROW = "__snapshot_row__"
 _SCALARS = (str, int, bool, float, type(None))
+_SCALAR_TYPES = frozenset(_SCALARS)
 
 
 def row(cls: type[T]) -> type[T]:
@@ -39,8 +40,53 @@ def _is_row(cls: type) -> bool:
     return bool(getattr(cls, _ROW, False))
 
 
+_SHARED = "__snapshot_shared__"
+
+
+def shared(size: int) -> Callable[[type[T]], type[T]]:
+    """Decode equal instances of the dataclass ``cls`` (its fields hashable: ints, strs, tuples) to
+    one instance, the one decoded first, for as long as it is among the last ``size`` kept: a small
+    record that stays the same from one stored state to the next (a meld on the table) is then the
+    same object in every state decoded, with what a view kept on it (``engines.memo``). The value is
+    immutable, so an equal one is as good; only a cache by identity can tell them apart. (Its fields
+    must not hold values that are equal across types, as ``1 == True``: the stored JSON keeps them
+    apart, the lookup would not.)"""
+    def mark(cls: type[T]) -> type[T]:
+        setattr(cls, _SHARED, size)
+        return cls
+
+    return mark
+
+
+#: Per ``shared`` class, its instances by their fields' values and what builds a new one.
+_SHARED_TABLES: dict[type, tuple[dict[tuple[Any, ...], Any], Callable[[tuple[Any, ...]], Any]]] = {}
+
+
+def forget_shared() -> None:
+    """Let go of every ``shared`` instance kept: the next decode builds each record anew (a test that
+    compares what a view keeps with what it works out from nothing)."""
+    for table, _ in _SHARED_TABLES.values():
+        table.clear()
+
+
+def _sharer(cls: type, names: tuple[str, ...], table: dict[tuple[Any, ...], Any], size: int
+            ) -> Callable[[tuple[Any, ...]], Any]:
+    """The instance of ``cls`` with the field values ``key``, kept in ``table`` (at most ``size``)."""
+    def build(key: tuple[Any, ...]) -> Any:
+        value: Any = object.__new__(cls)
+        object.__setattr__(value, "__dict__", dict(zip(names, key, strict=True)))
+        if len(table) >= size:
+            table.clear()
+        table[key] = value
+        return value
+
+    return build
+
+
 def encode_any(value: Any) -> Any:
     """Encode by the value's runtime type (for fields whose hint says little: ``Any``, a union)."""
+    if value.__class__ in _SCALAR_TYPES:  # most values, asked first (exactly these types)
+        return value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return encoder(type(value))(value)
     if isinstance(value, enum.Enum):
@@ -103,10 +149,20 @@ class _Source:
             e = self.enc(vt, w)
             return f"dict({x})" if (key == k and e == w) else f"{{{key}: {e} for {k}, {w} in {x}.items()}}"
         if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+            if x.isidentifier():  # an element of a collection: written out in place, no call per element
+                return self.enc_fields(tp, x)
             return f"{self.bind(encoder(tp))}({x})"
         if isinstance(tp, type) and issubclass(tp, enum.Enum):
             return f"{x}.value"
         return f"encode_any({x})"
+
+    def enc_fields(self, cls: type, x: str) -> str:
+        """An expression encoding the dataclass instance ``x`` (evaluated once per field)."""
+        fields = _fields(cls)
+        parts = [self.enc(tp, f"{x}.{name}") for name, tp in fields]
+        if _is_row(cls):
+            return "[" + ", ".join(parts) + "]"
+        return "{" + ", ".join(f"{name!r}: {part}" for (name, _), part in zip(fields, parts, strict=True)) + "}"
 
     # --- decoding -------------------------------------------------------------------------
 
@@ -133,10 +189,35 @@ class _Source:
             e = self.dec(vt, w)
             return f"dict({d})" if (key == k and e == w) else f"{{{key}: {e} for {k}, {w} in {d}.items()}}"
         if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+            if d.isidentifier() and _assigns_only(tp):  # an element of a collection: built in place
+                return self.dec_fields(tp, d)
             return f"{self.bind(decoder(tp))}({d})"
         if isinstance(tp, type) and issubclass(tp, enum.Enum):
             return f"{self.bind(tp)}({d})"
         return d
+
+    def dec_fields(self, cls: type, d: str) -> str:
+        """An expression building the dataclass ``cls`` (``_assigns_only``) from ``d``: a new
+        instance handed its fields' dict at once (``object.__new__``, then its ``__dict__`` set),
+        written out in place: no call of a function of ours per instance."""
+        fields = _fields(cls)
+        if _is_row(cls):
+            args = [self.dec(tp, f"{d}[{i}]") for i, (_, tp) in enumerate(fields)]
+        else:
+            args = [self.dec(tp, f"{d}[{name!r}]") for name, tp in fields]
+        o = self.var()
+        size = getattr(cls, _SHARED, None)
+        if size is not None:  # one instance per value (``shared``): looked up by its fields' values
+            kept = _SHARED_TABLES.get(cls)
+            if kept is None:
+                table: dict[tuple[Any, ...], Any] = {}
+                kept = _SHARED_TABLES[cls] = (table, _sharer(cls, tuple(name for name, _ in fields), table, size))
+            table, build = kept
+            key = "(" + ", ".join(args) + ("," if len(args) == 1 else "") + ")"
+            return f"({self.bind(table)}.get({o} := {key}) or {self.bind(build)}({o}))"
+        items = ", ".join(f"{name!r}: {arg}" for (name, _), arg in zip(fields, args, strict=True))
+        return (f"({o} := {self.bind(object.__new__)}({self.bind(cls)}), "
+                f"{self.bind(object.__setattr__)}({o}, '__dict__', {{{items}}}))[0]")
 
     def compile(self, name: str, body: str) -> Codec:
         source = f"def {name}(_v):\n    return {body}\n"
@@ -172,40 +253,28 @@ def decoder(cls: type) -> Codec:
 
 def _compile_encoder(cls: type) -> Codec:
     src = _Source()
-    parts = [src.enc(tp, f"_v.{name}") for name, tp in _fields(cls)]
-    if _is_row(cls):
-        return src.compile("encode_row", "[" + ", ".join(parts) + "]")
-    items = ", ".join(f"{name!r}: {part}" for (name, _), part in zip(_fields(cls), parts, strict=True))
-    return src.compile("encode_object", "{" + items + "}")
+    return src.compile("encode_row" if _is_row(cls) else "encode_object", src.enc_fields(cls, "_v"))
 
 
 def _compile_decoder(cls: type) -> Codec:
     src = _Source()
+    if _assigns_only(cls):
+        return src.compile("decode", src.dec_fields(cls, "_v"))
     fields = _fields(cls)
     if _is_row(cls):
         args = [src.dec(tp, f"_v[{i}]") for i, (_, tp) in enumerate(fields)]
     else:
         args = [src.dec(tp, f"_v[{name!r}]") for name, tp in fields]
-    if _assigns_only(cls):
-        items = ", ".join(f"{name!r}: {arg}" for (name, _), arg in zip(fields, args, strict=True))
-        return src.compile("decode", f"{src.bind(_built)}({src.bind(cls)}, {{{items}}})")
     return src.compile("decode", f"{src.bind(cls)}(" + ", ".join(args) + ")")
 
 
 def _assigns_only(cls: type) -> bool:
     """Whether ``cls``'s ``__init__`` only assigns its fields (the dataclass default: every field an
     ``__init__`` argument, no ``__post_init__``, no ``__slots__``), so that an instance can be built
-    with its fields' dict at once (``_built``): a frozen dataclass's ``__init__`` sets each field
+    with its fields' dict at once (``_Source.dec_fields``): a frozen dataclass's ``__init__`` sets each field
     through ``object.__setattr__``, which is most of decoding a state of many small records."""
     return (dataclasses.is_dataclass(cls) and not hasattr(cls, "__post_init__") and not hasattr(cls, "__slots__")
             and all(f.init for f in dataclasses.fields(cls)))
-
-
-def _built(cls: type[T], fields: dict[str, Any]) -> T:
-    """An instance of ``cls`` holding ``fields`` (``_assigns_only``), as its ``__init__`` would build it."""
-    value: T = object.__new__(cls)
-    object.__setattr__(value, "__dict__", fields)
-    return value
 
 
 @cache

@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .melds import BLACK_THREE_RANK, card_points, is_black_three, is_wild, natural_rank
+from .melds import BLACK_THREE_RANK, card_points, is_black_three, is_wild, natural_rank, points
 
 Melds = tuple[tuple[str, ...], ...]
 
@@ -128,7 +128,7 @@ def _gather(groups: Groups, top: str | None, rank: str | None, wild: str | None,
             pairs.append(r)
     if top_rank and top_rank not in groups.naturals:
         return None
-    pairs.sort(key=lambda r: (r not in (rank, top_rank), -sum(card_points(c) for c in groups.naturals[r])))
+    pairs.sort(key=lambda r: (r not in (rank, top_rank), -points(groups.naturals[r])))
     for r in pairs:
         if pool:
             extra = (top,) if r == top_rank and top else ()

@@ -16,6 +16,7 @@ from typing import Final, Literal, TypedDict
 from engines import eventtypes
 from engines.core import JSON, Event
 from engines.eventtypes import EventType, Record, private, public, spread
+from engines.memo import SHOWN, keep
 
 from .melds import CANASTA_SIZE, is_canasta, is_natural, points
 from .moves import Card
@@ -30,9 +31,14 @@ AT_COUNT: Final = "hand_end"  # still in the hand of a player whose first turn n
 
 
 def meld_json(index: int, meld: Meld) -> dict[str, JSON]:
-    """A meld on the table as the view shows it (its ``id`` is its index in the hand's table)."""
+    """A meld on the table as the view shows it (its ``id`` is its index in the hand's table); shared,
+    never to be changed: kept with the meld (``engines.memo``), which stays on the table, the same
+    object, from move to move, and which every view of the hand shows."""
+    kept: dict[str, JSON] | None = meld.__dict__.get(SHOWN)
+    if kept is not None and kept["id"] == index:
+        return kept
     cards = meld.cards
-    return {
+    kept = {
         "id": index,
         "owner": meld.owner,
         "rank": meld.rank,
@@ -42,6 +48,8 @@ def meld_json(index: int, meld: Meld) -> dict[str, JSON]:
         "natural": is_natural(meld),
         "points": points(cards),
     }
+    keep(meld, SHOWN, kept)
+    return kept
 
 
 class HandRecordJSON(TypedDict):
@@ -59,11 +67,15 @@ class HandRecordJSON(TypedDict):
 def hand_record_json(record: HandRecord | None) -> HandRecordJSON | None:
     """A finished hand's count (section 9), its final table and the totals after it: the view's
     ``last_hand`` and the ``hand_ended`` event's public part. ``table`` is null for a hand that
-    finished before snapshot format 3 (section 17)."""
+    finished before snapshot format 3 (section 17). Shared (kept with the record, which stands
+    in every state of the next hand: ``engines.memo``), never to be changed."""
     if record is None:
         return None
+    kept: HandRecordJSON | None = record.__dict__.get(SHOWN)
+    if kept is not None:
+        return kept
     table = record.table
-    return {
+    built: HandRecordJSON = {
         "number": record.number,
         "went_out": record.went_out,
         "concealed": record.concealed,
@@ -87,6 +99,9 @@ def hand_record_json(record: HandRecord | None) -> HandRecordJSON | None:
             "talon_count": table.talon_count,
         },
     }
+    keep(record, SHOWN, built)
+    return built
+
 
 
 class Dealt(EventType):

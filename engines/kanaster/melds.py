@@ -101,8 +101,7 @@ def points(cards: Iterable[str]) -> int:
 
 
 def wild_count(cards: Iterable[str]) -> int:
-    wild = _WILD
-    return sum(1 for c in cards if c in wild)
+    return sum(map(_WILD.__contains__, cards))
 
 
 def is_canasta(meld: Meld) -> bool:

@@ -898,6 +898,21 @@ class _Listing:
             return True
         return False
 
+    def discards(self, hand: Sequence[str]) -> None:
+        """Every distinct card of the mover's hand as a discard, in hand order, each as ``offer``
+        would list it (plain) without asking its check: in the play phase ``_check_discard`` refuses
+        only a card the hand does not hold or no card code at all, and every card of a hand is a
+        card code held. A discard shows no card (``_cards_of``) and never leaves one card, so no
+        other listing changes."""
+        self.shown.setdefault(Discard.type, set())
+        moves = self.moves
+        for c in dict.fromkeys(hand):
+            moves.setdefault(_DISCARD[c], None)
+
+
+#: The discard of each card code: the play phase lists one per distinct card of the hand, every time.
+_DISCARD: dict[str, Discard] = {c: Discard(c) for c in CODES}
+
 
 def _lay_off_candidates(state: KanasterState, seat: int, meld: Meld, groups: Groups
                         ) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]]]:
@@ -986,8 +1001,8 @@ def _play_phase(state: KanasterState, seat: int, listing: _Listing) -> None:
             if any(listed):  # one canasta per rank: any other of the rank takes the same cards
                 tucked_ranks.add(m.rank)
             listing.offer(Tuck(i, tuple(usable[:-1])))
-    for c in dict.fromkeys(hand):
-        listing.offer(Discard(c), plain=True)
+    assert state.phase == PLAY, state.phase
+    listing.discards(hand)
 
 
 def legal_moves(state: KanasterState, seat: int) -> tuple[Move, ...]:

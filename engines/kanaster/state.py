@@ -22,6 +22,7 @@ ABORTED = "aborted"
 
 
 @snapshot.row
+@snapshot.shared(1024)
 @dataclass(frozen=True)
 class Meld:
     """A meld on the table: its owner, its rank ("3" for black 3s), its cards and the blocking

@@ -11,12 +11,13 @@ import dataclasses
 
 from engines.core import JSON
 from engines.hidden import Hidden
+from engines.memo import SHOWN, Kept, keep
 
 from .cards import COLOURS, HAT, VALUES, sort_cards, value_of
-from .events import section_summary
+from .events import SectionJSON, section_summary
 from .options import PROVISIONAL_RULES, Config
 from .rules import catch_targets, missing_slots, row_points, shown_value
-from .state import OVER, Play, State
+from .state import OVER, Play, SectionRecord, State, TrickRecord
 
 
 def _play(p: Play) -> dict[str, JSON]:
@@ -39,16 +40,27 @@ def options_json(cfg: Config) -> dict[str, JSON]:
     return {k: getattr(cfg, k) for k in _OPTIONS}
 
 
-def view(state: State, seat: int | None) -> dict[str, JSON]:
-    """The ``state`` part of ``seat``'s view (None = spectator): only ``seat``'s own hand. The table's
-    common facts carry the names every game gives them (``current``, ``turns_played``, ``hand_counts``,
-    ``scores``, ``discard_*``); ``players`` holds what is this game's own per seat."""
-    cfg = state.config
-    n = cfg.players
-    over = state.phase == OVER
-    players = []
-    for s in range(n):
-        row = state.rows[s]
+def _config_json(cfg: Config) -> tuple[dict[str, JSON], list[str]]:
+    """A view's ``options`` and ``row_slots``: kept with the game's ``Config`` (``engines.memo``)."""
+    kept: tuple[dict[str, JSON], list[str]] | None = cfg.__dict__.get(SHOWN)
+    if kept is None:
+        kept = (options_json(cfg), [_LABELS[v] for v in cfg.slots()])
+        keep(cfg, SHOWN, kept)
+    return kept
+
+
+#: Each table of rows shown, by the rows' identity (``engines.memo``): only a trick placed into a row
+#: changes them, so most views of a game show the rows the view before showed.
+_shown_rows: Kept[tuple[tuple[str, ...], ...], tuple[Config, list[dict[str, JSON]]]] = Kept(64)
+
+
+def _players(cfg: Config, rows: tuple[tuple[str, ...], ...]) -> list[dict[str, JSON]]:
+    """A view's ``players``: per seat its colour and its row, what the row misses and what it scores."""
+    kept = _shown_rows.get(rows)
+    if kept is not None and kept[0] is cfg:
+        return kept[1]
+    players: list[dict[str, JSON]] = []
+    for s, row in enumerate(rows):
         missing = missing_slots(cfg, row)
         points, complete = row_points(cfg, row, missing)
         players.append(
@@ -61,14 +73,52 @@ def view(state: State, seat: int | None) -> dict[str, JSON]:
                 "row_points": points,
             }
         )
+    return _shown_rows.put(rows, (cfg, players))[1]
+
+
+def _last_trick(record: TrickRecord | None) -> dict[str, JSON] | None:
+    """A view's ``last_trick``: kept with the trick's record (``engines.memo``)."""
+    if record is None:
+        return None
+    kept: dict[str, JSON] | None = record.__dict__.get(SHOWN)
+    if kept is None:
+        kept = {
+            "plays": [_play(p) for p in record.plays],
+            "winner": record.winner,
+            "placed": list(record.placed),
+            "rest": list(record.rest),
+            "rest_to": record.rest_to,
+        }
+        keep(record, SHOWN, kept)
+    return kept
+
+
+def _last_section(cfg: Config, record: SectionRecord | None, history: tuple[tuple[int, ...], ...]
+                  ) -> SectionJSON | None:
+    """A view's ``last_section`` (``events.section_summary``): kept with the section's record, for the
+    options and the history it was worked out with (``engines.memo``)."""
+    if record is None:
+        return None
+    kept: tuple[Config, tuple[tuple[int, ...], ...], SectionJSON] | None = record.__dict__.get(SHOWN)
+    if kept is None or kept[0] is not cfg or kept[1] is not history:
+        kept = (cfg, history, section_summary(cfg, record, history))
+        keep(record, SHOWN, kept)
+    return kept[2]
+
+
+def view(state: State, seat: int | None) -> dict[str, JSON]:
+    """The ``state`` part of ``seat``'s view (None = spectator): only ``seat``'s own hand. The table's
+    common facts carry the names every game gives them (``current``, ``turns_played``, ``hand_counts``,
+    ``scores``, ``discard_*``); ``players`` holds what is this game's own per seat."""
+    cfg = state.config
+    over = state.phase == OVER
     to_catch = not over and seat == state.current and state.phase in ("lead", "catching")
     targets = (
         [{"card": c, "from_seat": src, "value": value_of(c)} for c, src in catch_targets(state, seat)]
         if to_catch and seat is not None
         else []
     )
-    last_trick = state.last_trick
-    last_section = state.last_section
+    options, row_slots = _config_json(cfg)
     return {
         "phase": state.phase,
         "section": state.section + 1,
@@ -77,8 +127,8 @@ def view(state: State, seat: int | None) -> dict[str, JSON]:
         "max_turns": cfg.max_turns,
         "leader": state.leader,
         "current": None if over else state.current,
-        "row_slots": [_LABELS[v] for v in cfg.slots()],
-        "players": players,
+        "row_slots": row_slots,
+        "players": _players(cfg, state.rows),
         "hand": None if seat is None else list(state.hands[seat]),
         "hand_counts": [len(h) for h in state.hands],
         "discard_pile": list(state.discard),
@@ -87,20 +137,12 @@ def view(state: State, seat: int | None) -> dict[str, JSON]:
         "caught": [{"seat": c.seat, "card": c.card, "from_seat": c.from_seat} for c in state.caught],
         "trick": [_play(p) for p in state.trick],
         "catch_targets": targets,
-        "last_trick": None
-        if last_trick is None
-        else {
-            "plays": [_play(p) for p in last_trick.plays],
-            "winner": last_trick.winner,
-            "placed": list(last_trick.placed),
-            "rest": list(last_trick.rest),
-            "rest_to": last_trick.rest_to,
-        },
+        "last_trick": _last_trick(state.last_trick),
         # The last finished section stays, with its final table, until the next one ends (§12).
-        "last_section": None if last_section is None else section_summary(cfg, last_section, state.history),
+        "last_section": _last_section(cfg, state.last_section, state.history),
         "section_points": [list(p) for p in state.history],
         "scores": list(state.scores),
-        "options": options_json(cfg),
+        "options": options,
         "provisional_rules": list(PROVISIONAL_RULES),
     }
 

@@ -143,7 +143,9 @@ class _Table:
         self.settings = s.settings
         self.n = s.players
         self.round = s.round
-        self.hands = [list(h) for h in s.hands]
+        # a hand the move does not touch stays the state's own tuple (sorted: every state's hands are),
+        # one it changes becomes a list, sorted again by ``freeze``
+        self.hands: list[Sequence[str]] = list(s.hands)
         self.stock = list(s.stock)
         self.pile = list(s.pile)
         self.top_kind = s.top_kind
@@ -167,7 +169,7 @@ class _Table:
             settings=self.settings,
             seed=self.s.seed,
             round=self.round,
-            hands=tuple(sort_hand(h) for h in self.hands),
+            hands=tuple(h if h.__class__ is tuple else sort_hand(h) for h in self.hands),
             stock=tuple(self.stock),
             pile=tuple(self.pile),
             top_kind=self.top_kind,
@@ -206,7 +208,7 @@ class _Table:
     def draw_into(self, seat: int, k: int, reason: Literal["draw", "seven"]) -> list[str]:
         """``seat`` draws up to ``k`` cards; the ``drew`` event shows everyone how many, the drawer which."""
         cards = self.take(k)
-        self.hands[seat].extend(cards)
+        self.hands[seat] = [*self.hands[seat], *cards]
         self.out.append(events.Drew(seat, len(cards), reason, {seat: sort_hand(cards)}).event())
         return cards
 

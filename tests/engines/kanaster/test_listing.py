@@ -8,6 +8,7 @@ play (the latter reaches the large tables and hands of long matches).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import pytest
 
@@ -48,6 +49,11 @@ class _ByApplying(rules._Listing):
                 self.going_out.add(move.type)
             return True
         return False
+
+    def discards(self, hand: Sequence[str]) -> None:
+        """Each distinct card of the hand offered as a discard, judged by ``apply`` like any move."""
+        for c in dict.fromkeys(hand):
+            self.offer(Discard(c), plain=True)
 
 
 def _cards(move: Move) -> tuple[str, ...]:
