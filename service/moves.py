@@ -25,7 +25,16 @@ from service.presence import UNKNOWN, Presence
 from service.records import dumps, fingerprint
 from service.runtime import Game, check_log_room, runtime
 from service.versions import Stored
-from service.wire import cache_headers, etag, idempotency_key, json_body, json_response, replayed, schema_errors
+from service.wire import (
+    cache_headers,
+    etag,
+    idempotency_key,
+    json_body,
+    json_response,
+    replayed,
+    schema_errors,
+    view_response,
+)
 
 #: A commit that lost the race is tried again (only when the client sent no `version`).
 COMMIT_ATTEMPTS = 3
@@ -191,7 +200,7 @@ def submit(game: Game, game_id: str) -> Response:
                 written = Stored(new_version, snapshot, record, engine, after)  # the next request starts here
                 written.views[(seat, here.mark)] = view_bytes
                 rt.versions.keep(game_id, written)
-                return json_response(view.timed(answer_bytes), 200, {"ETag": tag, **cache_headers(seat)})
+                return view_response(view.timed(answer_bytes), tag, seat)
             if read.body.get("version") is not None:
                 current = rt.store.load(game_id)
                 now = current.version if current else stored.version

@@ -25,6 +25,23 @@ def json_response(body: Any, status: int = 200, headers: Mapping[str, str] | Non
     return response
 
 
+#: A view's cache headers (``cache_headers``) as header pairs: a seat's, the spectator's.
+_SEAT_CACHE = (("Cache-Control", "private, no-cache"), ("Vary", "Authorization"))
+_SPECTATOR_CACHE = (("Cache-Control", "public, no-cache"), ("Vary", "Authorization"))
+
+
+def view_response(body: bytes, tag: str, seat: int | None) -> Response:
+    """A view's 200 (a view, a move's answer): ``body`` with its ETag and ``cache_headers``, the
+    same headers in the same order as ``json_response`` writes them. They are appended to the
+    header list as they are: werkzeug's check of each value (no line break) has nothing to find in
+    an ETag the service made and its own constants, and costs more than the rest of the answer."""
+    response = Response(body, status=200, content_type="application/json")
+    pairs = response.headers._list  # noqa: SLF001 -- see above
+    pairs.append(("ETag", tag))
+    pairs.extend(_SPECTATOR_CACHE if seat is None else _SEAT_CACHE)
+    return response
+
+
 #: What a view holds, as this release draws it: part of every view's ETag, and changed whenever a
 #: release renames or adds view fields, so that a view a client cached before an upgrade is sent
 #: anew instead of confirmed with a 304 (the game's version alone would not have moved).
