@@ -187,7 +187,7 @@ def submit(game: Game, game_id: str) -> Response:
             entries = [dumps(first)]
             after, bot_entries = play_bots(game, record, after, stored.version + 1)
             entries += bot_entries
-            check_log_room(stored.version, len(entries))
+            check_log_room(stored.version, len(entries), rt)
             new_version = stored.version + len(entries)
             # the version read stays as it was
             record = clocks.written(engine, record, after, entries, rt.idle_ms, own=seat)

@@ -66,10 +66,10 @@ def not_found() -> ApiError:
     return ApiError(404, "game_not_found", "No such game (it may have expired).")
 
 
-def check_log_room(version: int, added: int) -> None:
+def check_log_room(version: int, added: int, rt: Runtime | None = None) -> None:
     """409 ``log_full`` when ``added`` more entries would take a game at ``version`` past the log
-    cap (``Runtime.max_log_entries``); nothing is written."""
-    cap = runtime().max_log_entries
+    cap (``Runtime.max_log_entries``; ``rt``: the runtime, when the caller has it); nothing is written."""
+    cap = (runtime() if rt is None else rt).max_log_entries
     if version + added > cap:
         raise ApiError(409, "log_full", f"The game's log holds its maximum of {cap} moves; it takes no more.",
                        current_version=version)
