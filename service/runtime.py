@@ -91,11 +91,11 @@ class Game:
 
     def _current(self, game_id: str, stored: Stored) -> Stored:
         """``stored`` with any deadline of the game that has passed applied (``load``)."""
-        from service.deadlines import enforce  # it builds on this module
-
         due = stored.record.get("due")
         if due is None or due > clocks.now_ms():
             return stored
+        from service.deadlines import enforce  # it builds on this module (imported here, when a deadline passed)
+
         return enforce(self, game_id, stored)
 
     def read(self, game_id: str, loaded: Loaded | None = None) -> Stored:
