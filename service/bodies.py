@@ -54,7 +54,8 @@ def install(app: Flask, seconds: float) -> None:
 
     @app.before_request
     def _read_body() -> Response | None:
-        if not (request.content_length or "chunked" in request.headers.get("Transfer-Encoding", "").lower()):
+        # the header from the environ: werkzeug's lookup of an absent one raises and catches a KeyError
+        if not (request.content_length or "chunked" in request.environ.get("HTTP_TRANSFER_ENCODING", "").lower()):
             return None
         if cooperative[0] is _UNKNOWN:
             cooperative[0] = _cooperative()
