@@ -37,7 +37,7 @@ def view_response(body: bytes, tag: str, seat: int | None) -> Response:
     header list as they are: werkzeug's check of each value (no line break) has nothing to find in
     an ETag the service made and its own constants, and costs more than the rest of the answer."""
     response = Response(body, status=200, content_type="application/json")
-    pairs = response.headers._list  # see above
+    pairs = response.headers._list  # werkzeug.datastructures.Headers keeps its pairs in this list
     pairs.append(("ETag", tag))
     pairs.extend(_SPECTATOR_CACHE if seat is None else _SEAT_CACHE)
     return response
