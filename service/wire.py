@@ -124,7 +124,8 @@ def last_event_id(value: str) -> int:
 
 def json_body() -> Any:
     """The request's JSON body: 400 when it is not JSON (or cannot be read), 413 over the size limit."""
-    if not request.is_json:
+    # the usual header as it is, else werkzeug's parse of it (parameters, case, ``+json`` types)
+    if request.environ.get("CONTENT_TYPE") != "application/json" and not request.is_json:
         raise ApiError(400, "bad_request", "The body must be JSON, sent as Content-Type: application/json.")
     try:
         data = request.get_data(cache=True)
