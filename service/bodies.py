@@ -20,6 +20,7 @@ from typing import Any
 
 from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
+from werkzeug.wsgi import get_content_length
 
 from service.errors import problem
 
@@ -54,7 +55,10 @@ def install(app: Flask, seconds: float) -> None:
 
     @app.before_request
     def _read_body() -> Response | None:
-        if not (request.content_length or "chunked" in request.headers.get("Transfer-Encoding", "").lower()):
+        # read off the environ (as request.content_length does): werkzeug's header lookups raise and catch a
+        # KeyError for each absent header, and most requests have neither a length nor a transfer encoding
+        environ = request.environ
+        if not (get_content_length(environ) or "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()):
             return None
         if cooperative[0] is _UNKNOWN:
             cooperative[0] = _cooperative()

@@ -10,6 +10,7 @@ viewer's part, and the time it was applied (``at``); a read picks one viewer's.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Response
@@ -30,19 +31,26 @@ PAGE = 50
 
 def entry(game: Game, seat: int, move: Move, events: tuple[Event, ...], bot: bool, version: int,
           players: int) -> bytes:
-    """The stored log entry of one applied move, made now: the move, as each viewer sees it where
-    that differs (read off the move's events, ``Engine.shown_move``), its events with every
-    viewer's part (``entry_for`` shows one viewer's) and the time (``at``)."""
+    """The stored log entry of one applied move, made now (``made``, encoded)."""
+    return dumps(made(game, seat, move, events, bot, version, players))
+
+
+def made(game: Game, seat: int, move: Move, events: tuple[Event, ...], bot: bool, version: int,
+         players: int) -> dict[str, Any]:
+    """What the log entry of one applied move holds, as ``entry`` stores it: the move, as each viewer
+    sees it where that differs (read off the move's events, ``Engine.shown_move``), its events with
+    every viewer's part (``shown`` picks one viewer's) and the time (``at``). A request that made an
+    entry shows it to its caller from this (``shown``), without reading the entry's bytes back."""
     engine = game.engine
     full = move.to_json()
     redacted = {}
     if type(move).shown_by is not None:  # else the move is public as posted: the same for every viewer
         for viewer in (None, *range(players)):
-            shown = engine.shown_move(move, events, viewer)
-            if shown != full:
-                redacted["spectator" if viewer is None else str(viewer)] = shown
-    return dumps({"format": engine.format, "version": version, "seat": seat, "bot": bot, "move": full,
-                  "redacted": redacted, "events": [e.to_json() for e in events], "at": timestamp()})
+            shown_move = engine.shown_move(move, events, viewer)
+            if shown_move != full:
+                redacted["spectator" if viewer is None else str(viewer)] = shown_move
+    return {"format": engine.format, "version": version, "seat": seat, "bot": bot, "move": full,
+            "redacted": redacted, "events": [e.to_json() for e in events], "at": timestamp()}
 
 
 def table_entry(game: Game, seat: int | None, events: list[Event], version: int) -> bytes:
@@ -60,6 +68,12 @@ def entry_for(game: Game, raw: bytes, seat: int | None) -> dict[str, Any]:
         e = loads_entry(raw, game.engine)
     except UnknownSnapshot as exc:
         raise ApiError(409, "unknown_snapshot_version", f"The stored log cannot be read: {exc}.") from None
+    return shown(e, seat)
+
+
+def shown(e: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
+    """A log entry in this release's format (read, ``loads_entry``, or just ``made``) as ``seat``
+    (None: the spectator) may see it."""
     viewer = "spectator" if seat is None else str(seat)
     return {"version": e["version"], "seat": e["seat"], "bot": e["bot"],
             "move": e["redacted"].get(viewer, e["move"]),

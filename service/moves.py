@@ -10,7 +10,7 @@ with the Idempotency-Key when one came (a replay answers the same, with its own 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask import Response, current_app
@@ -25,7 +25,16 @@ from service.presence import UNKNOWN, Presence
 from service.records import dumps, fingerprint
 from service.runtime import Game, check_log_room, runtime
 from service.versions import Stored
-from service.wire import cache_headers, etag, idempotency_key, json_body, json_response, replayed, schema_errors
+from service.wire import (
+    cache_headers,
+    etag,
+    idempotency_key,
+    json_body,
+    json_response,
+    replayed,
+    schema_errors,
+    view_response,
+)
 
 #: A commit that lost the race is tried again (only when the client sent no `version`).
 COMMIT_ATTEMPTS = 3
@@ -108,14 +117,17 @@ def play_bots(game: Game, record: Mapping[str, Any], state: Any, version: int,
 
 
 def answered(game: Game, record: Mapping[str, Any], version: int, state: Any, seat: int,
-             entries: list[bytes], here: Presence = UNKNOWN) -> tuple[dict[str, Any], bytes, bytes]:
+             entries: list[bytes], here: Presence = UNKNOWN,
+             made: Sequence[Mapping[str, Any]] = ()) -> tuple[dict[str, Any], bytes, bytes]:
     """The answer to a request that wrote ``entries`` (a move and the bot moves after it; a seat
     claimed; a start): the seat's new view (``here``: who is at the table), that view encoded, and the
     answer's bytes, the view with ``entries`` as the log shows them to the seat (``server_time`` is
-    added as it leaves)."""
+    added as it leaves). ``made``: what the first entries hold (``log.made``), shown without reading
+    their bytes back."""
     answer = view.body(game, record, version, state, seat, here.present)
     view_bytes = dumps(answer)
-    shown = dumps([log.entry_for(game, raw, seat) for raw in entries])
+    shown = dumps([log.shown(made[i], seat) if i < len(made) else log.entry_for(game, raw, seat)
+                   for i, raw in enumerate(entries)])
     return answer, view_bytes, b'%s,"entries":%s}' % (view_bytes[:-1], shown)
 
 
@@ -171,14 +183,15 @@ def submit(game: Game, game_id: str) -> Response:
                 if again is not None:
                     return again
             move, after, events = judge(game, stored, seat, read)
-            entries = [log.entry(game, seat, move, events, False, stored.version + 1, record["players"])]
+            first = log.made(game, seat, move, events, False, stored.version + 1, record["players"])
+            entries = [dumps(first)]
             after, bot_entries = play_bots(game, record, after, stored.version + 1)
             entries += bot_entries
-            check_log_room(stored.version, len(entries))
+            check_log_room(stored.version, len(entries), rt)
             new_version = stored.version + len(entries)
             # the version read stays as it was
             record = clocks.written(engine, record, after, entries, rt.idle_ms, own=seat)
-            answer, view_bytes, answer_bytes = answered(game, record, new_version, after, seat, entries, here)
+            answer, view_bytes, answer_bytes = answered(game, record, new_version, after, seat, entries, here, (first,))
             tag = etag(new_version, seat, f"p{here.mark}")
             # The kept answer embeds the view as encoded once: {"fingerprint", "view", "etag"}.
             idem_value = None if idem is None else kept_answer(body_print, answer_bytes, tag)
@@ -191,7 +204,7 @@ def submit(game: Game, game_id: str) -> Response:
                 written = Stored(new_version, snapshot, record, engine, after)  # the next request starts here
                 written.views[(seat, here.mark)] = view_bytes
                 rt.versions.keep(game_id, written)
-                return json_response(view.timed(answer_bytes), 200, {"ETag": tag, **cache_headers(seat)})
+                return view_response(view.timed(answer_bytes), tag, seat)
             if read.body.get("version") is not None:
                 current = rt.store.load(game_id)
                 now = current.version if current else stored.version

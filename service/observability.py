@@ -210,7 +210,11 @@ class Middleware:
         def start(code: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
             headers.append(("X-Request-Id", rid))
             status[0] = code[:3]
-            streamed[0] = not any(k.lower() == "content-length" for k, _ in headers)
+            streamed[0] = True
+            for k, _ in headers:  # a loop: any() over a generator closes it with an exception when it finds one
+                if k.lower() == "content-length":
+                    streamed[0] = False
+                    break
             return start_response(code, headers, exc_info)
 
         body = self.app(environ, start)

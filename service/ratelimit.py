@@ -53,6 +53,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from flask import Flask, Response, current_app, g, request
 
@@ -225,9 +226,10 @@ def _limited(limiter: RateLimiter, wait: int, whom: str) -> ApiError:
                     "in Retry-After.", {"Retry-After": str(wait)})
 
 
-def _settle(who: str, whom: str) -> None:
-    """Count a request that waited for its token to be checked, once; 429 above the limit."""
-    if not g.pop(_DEFERRED, False):
+def _settle(who: str, whom: str, here: Any = None) -> None:
+    """Count a request that waited for its token to be checked, once; 429 above the limit. ``here``:
+    the request's ``g`` when the caller has it already."""
+    if not (g if here is None else here).pop(_DEFERRED, False):
         return
     limiter: RateLimiter = current_app.extensions["cardtable.rate_limiter"]
     wait = limiter.check(who)
@@ -240,8 +242,9 @@ def seat_verified(token: str, digest: str | None = None) -> None:
     the URL names: count the request for that seat (429 ``rate_limited`` above the limit). Kept on
     ``g`` for the stream slots."""
     digest = digest or auth.token_hash(token)
-    g.setdefault(SEAT, digest)
-    _settle("seat:" + digest, "this seat")
+    here = g._get_current_object()  # once: each use of the proxy looks the request up again
+    here.setdefault(SEAT, digest)
+    _settle("seat:" + digest, "this seat", here)
 
 
 def seat_refused() -> None:

@@ -66,10 +66,10 @@ def not_found() -> ApiError:
     return ApiError(404, "game_not_found", "No such game (it may have expired).")
 
 
-def check_log_room(version: int, added: int) -> None:
+def check_log_room(version: int, added: int, rt: Runtime | None = None) -> None:
     """409 ``log_full`` when ``added`` more entries would take a game at ``version`` past the log
-    cap (``Runtime.max_log_entries``); nothing is written."""
-    cap = runtime().max_log_entries
+    cap (``Runtime.max_log_entries``; ``rt``: the runtime, when the caller has it); nothing is written."""
+    cap = (runtime() if rt is None else rt).max_log_entries
     if version + added > cap:
         raise ApiError(409, "log_full", f"The game's log holds its maximum of {cap} moves; it takes no more.",
                        current_version=version)
@@ -91,11 +91,11 @@ class Game:
 
     def _current(self, game_id: str, stored: Stored) -> Stored:
         """``stored`` with any deadline of the game that has passed applied (``load``)."""
-        from service.deadlines import enforce  # it builds on this module
-
         due = stored.record.get("due")
         if due is None or due > clocks.now_ms():
             return stored
+        from service.deadlines import enforce  # it builds on this module (imported here, when a deadline passed)
+
         return enforce(self, game_id, stored)
 
     def read(self, game_id: str, loaded: Loaded | None = None) -> Stored:
@@ -124,11 +124,11 @@ class Game:
         if len(game_id) > GAME_ID_MAX:
             raise not_found()
         rt = runtime()
-        token = auth.bearer(request.headers.get("Authorization"))
+        token = auth.bearer(request.environ.get("HTTP_AUTHORIZATION"))
         digest = auth.token_hash(token) if token else None
         guess = None if digest is None or not mark else rt.versions.seat_guess(self.engine.id, game_id, digest)
         opened = rt.store.open(game_id, guess, digest, presence.ttl_ms(), share=token is None)
-        stored = self._current(game_id, self._stored(game_id, opened.loaded))
+        stored = self._current(game_id, self._stored(game_id, opened.loaded, rt))
         seat = self._seat(stored.record, token, digest, required)
         here = presence.of(opened.marked)
         if seat is None:
@@ -139,11 +139,12 @@ class Game:
             here = presence.touch(rt.store, game_id, seat)
         return stored, seat, here
 
-    def _stored(self, game_id: str, loaded: Loaded | None) -> Stored:
-        """``load``'s answer for what the store read."""
+    def _stored(self, game_id: str, loaded: Loaded | None, rt: Runtime | None = None) -> Stored:
+        """``load``'s answer for what the store read (``rt``: the runtime, when the caller has it)."""
         if loaded is None:
             raise not_found()
-        rt = runtime()
+        if rt is None:
+            rt = runtime()
         kept = rt.versions.get(game_id, loaded.version, loaded.snapshot, self.engine)
         if kept is not None:
             return kept
@@ -164,7 +165,7 @@ class Game:
         is counted by the rate limit for that seat, a refused token for the caller's address, and,
         unless ``mark`` is false (the caller marks it itself), marked present at the table
         (``service.presence``)."""
-        token = auth.bearer(request.headers.get("Authorization"))
+        token = auth.bearer(request.environ.get("HTTP_AUTHORIZATION"))
         seat = cls._seat(record, token, auth.token_hash(token) if token else None, required)
         if mark and seat is not None:
             presence.touch(runtime().store, record["game_id"], seat)

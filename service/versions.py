@@ -11,7 +11,6 @@ move, a view) starts from there instead of decoding again. The number of version
 
 from __future__ import annotations
 
-import contextlib
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
@@ -98,8 +97,10 @@ class Versions:
         if stored.snapshot != snapshot or stored.engine is not engine:
             self._kept.pop(key, None)  # other bytes under this id and number: forgotten
             return None
-        with contextlib.suppress(KeyError):  # (dropped by another thread meanwhile)
+        try:  # noqa: SIM105 -- contextlib.suppress makes an object on every call, and every request makes it
             self._kept.move_to_end(key)  # the most recently used now
+        except KeyError:  # (dropped by another thread meanwhile)
+            pass
         return stored
 
     def keep(self, game_id: str, stored: Stored) -> None:

@@ -20,7 +20,7 @@ from service.presence import Presence
 from service.records import dumps, timestamp
 from service.runtime import Game, runtime
 from service.versions import Stored
-from service.wire import cache_headers, etag, json_response, matches, query_int
+from service.wire import cache_headers, etag, matches, query_int, view_response
 
 #: ``?wait=`` of a long poll: at most this many seconds.
 LONG_POLL_MAX = 30
@@ -95,7 +95,7 @@ def view(game: Game, game_id: str) -> Response:
             return response
         stored, here = game.look(game_id)
         tag = tag_of(stored, seat, here)
-    return json_response(timed(rendered(game, stored, seat, here)), 200, {"ETag": tag, **cache_headers(seat)})
+    return view_response(timed(rendered(game, stored, seat, here)), tag, seat)
 
 
 def long_poll(game: Game, game_id: str, seat: int | None, seen: str, wait: float) -> bool:

@@ -185,8 +185,10 @@ def _relative_location(response: Response) -> Response:
     """Every redirect points at a path of this service: werkzeug's own (``/play//x`` -> ``/play/x``)
     are built from the Host header, which is the client's to choose; only the path and query stay.
     Leading slashes are folded into one, so the result is never a scheme-relative ``//host``."""
+    if not 300 <= response.status_code < 400:  # most answers: no header to look for
+        return response
     location = response.headers.get("Location")
-    if location and 300 <= response.status_code < 400:
+    if location:
         parts = urlsplit(location)
         path = "/" + parts.path.lstrip("/\\")
         response.headers["Location"] = path + (f"?{parts.query}" if parts.query else "")

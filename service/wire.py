@@ -7,9 +7,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import orjson
 from flask import Response, request
 from marshmallow import Schema, ValidationError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import BadRequest, HTTPException
 
 from service.errors import ApiError
 from service.records import dumps, loads
@@ -22,6 +23,23 @@ def json_response(body: Any, status: int = 200, headers: Mapping[str, str] | Non
     response = Response(body if isinstance(body, bytes) else dumps(body), status=status, mimetype="application/json")
     if headers:
         response.headers.extend(headers)  # none of them is set yet: added, not looked up and replaced
+    return response
+
+
+#: A view's cache headers (``cache_headers``) as header pairs: a seat's, the spectator's.
+_SEAT_CACHE = (("Cache-Control", "private, no-cache"), ("Vary", "Authorization"))
+_SPECTATOR_CACHE = (("Cache-Control", "public, no-cache"), ("Vary", "Authorization"))
+
+
+def view_response(body: bytes, tag: str, seat: int | None) -> Response:
+    """A view's 200 (a view, a move's answer): ``body`` with its ETag and ``cache_headers``, the
+    same headers in the same order as ``json_response`` writes them. They are appended to the
+    header list as they are: werkzeug's check of each value (no line break) has nothing to find in
+    an ETag the service made and its own constants, and costs more than the rest of the answer."""
+    response = Response(body, status=200, content_type="application/json")
+    pairs = response.headers._list  # werkzeug.datastructures.Headers keeps its pairs in this list
+    pairs.append(("ETag", tag))
+    pairs.extend(_SPECTATOR_CACHE if seat is None else _SEAT_CACHE)
     return response
 
 
@@ -66,7 +84,7 @@ def nested_errors(flat: Mapping[str, str]) -> dict[str, Any]:
 
 def idempotency_key() -> str | None:
     """The request's Idempotency-Key header, checked; None when absent."""
-    key = request.headers.get("Idempotency-Key")
+    key = request.environ.get("HTTP_IDEMPOTENCY_KEY")  # the header as request.headers reads it
     if key is not None and not (0 < len(key) <= IDEMPOTENCY_KEY_MAX and key.isascii() and key.isprintable()):
         raise ApiError(422, "validation_error", "Idempotency-Key must be 1-200 printable ASCII characters.",
                        errors={"Idempotency-Key": ["must be 1-200 printable ASCII characters"]})
@@ -106,10 +124,11 @@ def last_event_id(value: str) -> int:
 
 def json_body() -> Any:
     """The request's JSON body: 400 when it is not JSON (or cannot be read), 413 over the size limit."""
-    if not request.is_json:
+    # the usual header as it is, else werkzeug's parse of it (parameters, case, ``+json`` types)
+    if request.environ.get("CONTENT_TYPE") != "application/json" and not request.is_json:
         raise ApiError(400, "bad_request", "The body must be JSON, sent as Content-Type: application/json.")
     try:
-        request.get_data(cache=True)
+        data = request.get_data(cache=True)
     except HTTPException:
         raise  # werkzeug's own answers: 413 over the size limit, 400 for a client gone mid-body
     except Exception:  # noqa: BLE001 -- whatever the WSGI server raises for a body it cannot read
@@ -117,7 +136,12 @@ def json_body() -> Any:
         # cut short) from the input stream only when the app reads it: the client's fault, a 400.
         raise ApiError(400, "bad_request", "The request body could not be read (a malformed chunked "
                        "encoding or a body cut short).") from None
-    return request.get_json(cache=True)
+    # What ``request.get_json`` answers, without its second look at the type and the body and the
+    # way to the app's JSON through ``current_app`` (``service.app._SafeJSON``: orjson).
+    try:
+        return orjson.loads(data)
+    except ValueError:
+        raise BadRequest() from None  # as Flask's get_json: answered 400 "not valid JSON" (``service.errors``)
 
 
 def schema_errors(exc: ValidationError) -> ApiError:
