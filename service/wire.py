@@ -60,7 +60,7 @@ def cache_headers(seat: int | None) -> dict[str, str]:
     """How caches may keep a view or a log: a seat's only in the caller's own cache (it shows the
     seat's hidden cards), the spectator's in any cache; both revalidated every time (the ETag
     makes that a 304). One URL answers each seat differently, so caches key on Authorization."""
-    return {"Cache-Control": "public, no-cache" if seat is None else "private, no-cache", "Vary": "Authorization"}
+    return dict(_SPECTATOR_CACHE if seat is None else _SEAT_CACHE)
 
 
 def matches(tag: str) -> bool:
