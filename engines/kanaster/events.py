@@ -103,7 +103,6 @@ def hand_record_json(record: HandRecord | None) -> HandRecordJSON | None:
     return built
 
 
-
 class Dealt(EventType):
     """A new hand dealt: the cut and the hand sizes for everyone, the cards to their seat only."""
 
