@@ -18,6 +18,8 @@ from engines.replay import replay
 from tests.service.test_api import assert_problem, auth
 
 PER_MOVE_1S = {"kind": "per_move", "seconds": 1}
+#: Seconds to wait for a 1 s deadline to have passed.
+PAST_1S = 1.2
 
 
 def _create(client: FlaskClient, players: int = 2, clock: dict | None = None, **body) -> dict:
@@ -26,6 +28,13 @@ def _create(client: FlaskClient, players: int = 2, clock: dict | None = None, **
     r = client.post("/v1/sten/games", json={"players": players, **body})
     assert r.status_code == 201, r.json
     return r.json
+
+
+def _with_the_seat_to_move(client: FlaskClient, players: int, clock: dict) -> tuple[dict, str, int]:
+    """A new game on ``clock``: what create answered, the game's id, and the seat whose time runs first."""
+    created = _create(client, players, clock)
+    game_id = created["game_id"]
+    return created, game_id, _view(client, game_id)["to_move"][0]
 
 
 def _view(client: FlaskClient, game_id: str, token: str | None = None) -> dict:
@@ -109,7 +118,7 @@ def test_a_fischer_bank_keeps_what_was_left_plus_the_increment_when_the_turn_end
 def test_a_waiting_games_clock_does_not_run_until_it_starts(client: FlaskClient) -> None:
     created = _create(client, 2, PER_MOVE_1S, seats=[{"name": "Ann"}, {"open": True}])
     game_id = created["game_id"]
-    time.sleep(1.2)
+    time.sleep(PAST_1S)
     view = _view(client, game_id)
     assert view["status"] == "waiting" and view["deadline"] is None and view["version"] == 0
     r = client.post(f"/v1/sten/games/{game_id}/join", json={"invite": created["invite"], "name": "Bo"})
@@ -121,10 +130,8 @@ def test_a_waiting_games_clock_does_not_run_until_it_starts(client: FlaskClient)
 
 def test_a_passed_deadline_is_applied_by_the_next_request_before_it_answers_bot_plays_the_turn(
         client: FlaskClient) -> None:
-    created = _create(client, 2, PER_MOVE_1S)
-    game_id = created["game_id"]
-    late = _view(client, game_id)["to_move"][0]
-    time.sleep(1.2)
+    _, game_id, late = _with_the_seat_to_move(client, 2, PER_MOVE_1S)
+    time.sleep(PAST_1S)
     r = client.get(f"/v1/sten/games/{game_id}/log")  # a log read is a request that loads the game too
     entries = r.json["entries"]
     assert entries[0]["move"] is None and entries[0]["seat"] == late
@@ -138,12 +145,10 @@ def test_a_passed_deadline_is_applied_by_the_next_request_before_it_answers_bot_
 @pytest.mark.parametrize("route", ["moves", "moves/check"])
 def test_a_move_or_check_after_the_deadline_applies_it_first_and_answers_409_deadline_passed(
         client: FlaskClient, route: str) -> None:
-    created = _create(client, 2, PER_MOVE_1S)
-    game_id = created["game_id"]
-    late = _view(client, game_id)["to_move"][0]
+    created, game_id, late = _with_the_seat_to_move(client, 2, PER_MOVE_1S)
     token = created["seats"][late]["token"]
     move = _view(client, game_id, token)["legal_moves"][0]
-    time.sleep(1.2)
+    time.sleep(PAST_1S)
     r = client.post(f"/v1/sten/games/{game_id}/{route}", json={"move": move}, headers=auth(token))
     assert_problem(r, 409, "deadline_passed")
     entries = _entries(client, game_id)
@@ -153,12 +158,10 @@ def test_a_move_or_check_after_the_deadline_applies_it_first_and_answers_409_dea
 
 def test_after_max_timeouts_in_a_row_the_seat_is_replaced_by_a_bot_for_the_rest_of_the_game(
         client: FlaskClient) -> None:
-    created = _create(client, 2, {**PER_MOVE_1S, "max_timeouts": 1})
-    game_id = created["game_id"]
-    late = _view(client, game_id)["to_move"][0]
+    created, game_id, late = _with_the_seat_to_move(client, 2, {**PER_MOVE_1S, "max_timeouts": 1})
     token = created["seats"][late]["token"]
     move = _view(client, game_id, token)["legal_moves"][0]
-    time.sleep(1.2)
+    time.sleep(PAST_1S)
     view = _view(client, game_id, token)  # the replaced seat's token still reads its view
     seat = view["seats"][late]
     assert (seat["status"], seat["kind"], seat["replaced_because"], seat["clock"]) == (
@@ -171,10 +174,8 @@ def test_after_max_timeouts_in_a_row_the_seat_is_replaced_by_a_bot_for_the_rest_
 
 
 def test_forfeit_ends_a_two_player_game_as_a_timeout_that_the_seat_loses(client: FlaskClient) -> None:
-    created = _create(client, 2, {**PER_MOVE_1S, "on_timeout": "forfeit"})
-    game_id = created["game_id"]
-    late = _view(client, game_id)["to_move"][0]
-    time.sleep(1.2)
+    _, game_id, late = _with_the_seat_to_move(client, 2, {**PER_MOVE_1S, "on_timeout": "forfeit"})
+    time.sleep(PAST_1S)
     view = _view(client, game_id)
     assert view["status"] == "finished" and view["deadline"] is None
     result = view["result"]
@@ -184,10 +185,8 @@ def test_forfeit_ends_a_two_player_game_as_a_timeout_that_the_seat_loses(client:
 
 
 def test_forfeit_in_a_larger_game_hands_the_seat_to_a_bot_listed_as_forfeited(client: FlaskClient) -> None:
-    created = _create(client, 3, {**PER_MOVE_1S, "on_timeout": "forfeit"})
-    game_id = created["game_id"]
-    late = _view(client, game_id)["to_move"][0]
-    time.sleep(1.2)
+    _, game_id, late = _with_the_seat_to_move(client, 3, {**PER_MOVE_1S, "on_timeout": "forfeit"})
+    time.sleep(PAST_1S)
     view = _view(client, game_id)
     assert view["seats"][late]["status"] == "replaced" and view["seats"][late]["replaced_because"] == "timed_out"
     assert view["status"] == "active"
@@ -243,7 +242,7 @@ def test_resign_needs_a_seat_token_and_a_started_game(client: FlaskClient) -> No
 def test_a_timeout_is_a_table_entry_then_normal_moves_that_a_replay_passes_over(client: FlaskClient) -> None:
     created = _create(client, 2, {**PER_MOVE_1S, "max_timeouts": 1})
     game_id = created["game_id"]
-    time.sleep(1.2)
+    time.sleep(PAST_1S)
     view = _view(client, game_id)  # one seat replaced: the bots play it out against the other person
     while view["status"] == "active":
         mover = view["to_move"][0]
@@ -282,7 +281,7 @@ def test_an_active_game_idle_past_the_limit_ends_abandoned(redis_server) -> None
                               idle_days=1.0 / 86400, request_log=False))  # a second
     client = app.test_client()
     created = _create(client, 2)
-    time.sleep(1.2)
+    time.sleep(PAST_1S)
     view = _view(client, created["game_id"])
     assert view["status"] == "finished"
     assert (view["result"]["termination"], view["result"]["winners"]) == ("abandoned", [])
