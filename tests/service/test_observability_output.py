@@ -1,6 +1,6 @@
-"""What the request middleware writes is what it wrote before it was made cheaper: the same
-/metrics series and values whether the service runs in one process or under gunicorn's
-multiprocess collector."""
+"""What the request middleware writes is what it wrote before it was made cheaper: request ids
+of the same form and never shared, and the same /metrics series and values whether the service
+runs in one process or under gunicorn's multiprocess collector."""
 
 from __future__ import annotations
 
@@ -16,6 +16,35 @@ import pytest
 from service import observability
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_request_ids_are_random_version_4_uuids_each_handed_out_once() -> None:
+    ids = [observability.request_id() for _ in range(3 * observability.ID_BATCH + 5)]
+    assert len(set(ids)) == len(ids)
+    for rid in ids:
+        assert len(rid) == 32 and set(rid) <= set("0123456789abcdef"), rid
+        assert rid[12] == "4" and rid[16] in "89ab", rid
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_forked_worker_never_hands_out_its_parents_ids() -> None:
+    """gunicorn forks its workers: the ids a parent made before the fork stay the parent's."""
+    observability._forget_ids()
+    observability.request_id()  # the rest of a new batch is waiting
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: its first ids, then out at once
+        try:
+            os.write(write, "".join(observability.request_id() for _ in range(8)).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        child = pipe.read().decode()
+    os.waitpid(pid, 0)
+    parents = {observability.request_id() for _ in range(observability.ID_BATCH)}
+    child_ids = {child[i:i + 32] for i in range(0, len(child), 32)}
+    assert len(child_ids) == 8 and not child_ids & parents
 
 
 _COMPARE_SERIES = textwrap.dedent("""
