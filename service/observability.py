@@ -248,7 +248,7 @@ class Middleware:
         self.access = access
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
-        started = time.perf_counter()
+        started = time.perf_counter_ns()
         rid = environ[REQUEST_ID] = request_id()
         given = environ[CLIENT_REQUEST_ID] = client_request_id(environ.get("HTTP_X_REQUEST_ID", ""))
         status = ["500"]
@@ -269,16 +269,19 @@ class Middleware:
         method, rule, code = labels(given_method, environ.get(RULE), status[0])
         # The histogram is the time to answer (to the headers, for a stream); the access line
         # of a stream is written when it ends.
-        _observe(method, rule, code, time.perf_counter() - started)
+        _observe(method, rule, code, (time.perf_counter_ns() - started) / 1e9)
         if self.access is None:
             return body
         access = self.access
 
         def log() -> None:
-            entry = {"ts": round(time.time(), 3), "level": "info", "logger": "cardtable.access",
-                     "msg": "request", "request_id": rid, "method": given_method[:32],
-                     "path": environ.get("PATH_INFO", ""), "endpoint": rule, "status": int(status[0]),
-                     "duration_ms": round((time.perf_counter() - started) * 1000, 3)}
+            # Both times in milliseconds with three decimals, rounded from the clocks' integer
+            # nanoseconds: the numbers round(seconds, 3) makes of the same instants (but for an
+            # instant within a float's resolution of half a unit), at a third of the cost.
+            entry = {"ts": (time.time_ns() + 500_000) // 1_000_000 / 1000, "level": "info",
+                     "logger": "cardtable.access", "msg": "request", "request_id": rid,
+                     "method": given_method[:32], "path": environ.get("PATH_INFO", ""), "endpoint": rule,
+                     "status": int(status[0]), "duration_ms": (time.perf_counter_ns() - started + 500) // 1000 / 1000}
             if given is not None:
                 entry["client_request_id"] = given
             access.write(entry)
