@@ -19,7 +19,6 @@ every new method name.
 from __future__ import annotations
 
 import atexit
-import bisect
 import http
 import logging
 import os
@@ -138,9 +137,7 @@ class AccessLog:
             stream.flush()
 
 
-_Add = Callable[[float], None]  # a series value's inc
-_series: dict[tuple[str, str, str], tuple[_Add, _Add, list[_Add]]] = {}
-_BOUNDS = LATENCY._upper_bounds  # the histogram's bucket bounds, +Inf last
+_series: dict[tuple[str, str, str], tuple[Any, Any]] = {}
 
 
 def labels(method: str, rule: str | None, status: str) -> tuple[str, str, str]:
@@ -149,30 +146,15 @@ def labels(method: str, rule: str | None, status: str) -> tuple[str, str, str]:
     return (method if method in METHODS else "other", rule or UNMATCHED, status if status in STATUSES else "other")
 
 
-def _values(method: str, rule: str, status: str) -> tuple[_Add, _Add, list[_Add]]:
-    """The values behind one request's series: its counter's, its histogram's sum and buckets.
-
-    ``Counter.inc`` and ``Histogram.observe`` check their arguments and walk the bucket bounds
-    on every call before they change these values; the middleware changes them itself (each
-    still a locked write, to this process's mmap file under ``PROMETHEUS_MULTIPROC_DIR``), the
-    bucket found by bisection. /metrics reads what the public calls would have written: the
-    attributes are prometheus_client's own (pinned), and a test compares the two ways."""
-    latency = LATENCY.labels(method, rule)
-    return (REQUESTS.labels(method, rule, status)._value.inc, latency._sum.inc,
-            [bucket.inc for bucket in latency._buckets])
-
-
 def _observe(method: str, rule: str, status: str, elapsed: float) -> None:
-    """Count and time one request; the labelled series' values are looked up once and kept (a
-    closed set of keys, so the cache is bounded too)."""
+    """Count and time one request; the labelled series are looked up once and kept (a closed
+    set of keys, so the cache is bounded too)."""
     key = (method, rule, status)
     series = _series.get(key)
     if series is None:
-        series = _series[key] = _values(method, rule, status)
-    count, total, buckets = series
-    count(1)
-    total(elapsed)
-    buckets[bisect.bisect_left(_BOUNDS, elapsed)](1)  # the first bound >= elapsed, as observe() finds it
+        series = _series[key] = (REQUESTS.labels(method, rule, status), LATENCY.labels(method, rule))
+    series[0].inc()
+    series[1].observe(elapsed)
 
 
 #: Request ids made at once from one ``os.urandom`` call: each is as random as one made alone.
