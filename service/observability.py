@@ -157,13 +157,42 @@ def _observe(method: str, rule: str, status: str, elapsed: float) -> None:
     series[1].observe(elapsed)
 
 
+#: Request ids made at once from one ``os.urandom`` call: each is as random as one made alone.
+ID_BATCH = 256
+_V4 = bytes(b & 0x0F | 0x40 for b in range(256))  # byte 6: version 4
+_VARIANT = bytes(b & 0x3F | 0x80 for b in range(256))  # byte 8: the RFC 4122 variant
+_ids: Iterator[str] = iter(())
+
+
+def _new_ids() -> Iterator[str]:
+    raw = bytearray(os.urandom(16 * ID_BATCH))
+    raw[6::16] = raw[6::16].translate(_V4)
+    raw[8::16] = raw[8::16].translate(_VARIANT)
+    text = raw.hex()
+    return iter([text[i:i + 32] for i in range(0, len(text), 32)])
+
+
 def request_id() -> str:
     """A new request id: a random (version 4) UUID as 32 hex digits, as ``uuid.uuid4().hex`` writes
-    it, without building a UUID object."""
-    raw = bytearray(os.urandom(16))
-    raw[6] = raw[6] & 0x0F | 0x40  # version 4
-    raw[8] = raw[8] & 0x3F | 0x80  # the RFC 4122 variant
-    return raw.hex()
+    it, without building a UUID object; taken from a batch (one system call per ``ID_BATCH`` ids).
+
+    A list iterator hands out each id once, also to threads (its ``next`` holds the GIL); two
+    threads that find it empty at once each make a batch of their own. A forked worker starts
+    with none, so no two processes share a batch."""
+    global _ids
+    rid = next(_ids, None)
+    if rid is None:
+        _ids = _new_ids()
+        rid = next(_ids)
+    return rid
+
+
+def _forget_ids() -> None:
+    global _ids
+    _ids = iter(())
+
+
+os.register_at_fork(after_in_child=_forget_ids)
 
 
 def client_request_id(given: str) -> str | None:
@@ -201,7 +230,7 @@ class Middleware:
         self.access = access
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
-        started = time.perf_counter()
+        started = time.perf_counter_ns()
         rid = environ[REQUEST_ID] = request_id()
         given = environ[CLIENT_REQUEST_ID] = client_request_id(environ.get("HTTP_X_REQUEST_ID", ""))
         status = ["500"]
@@ -222,16 +251,19 @@ class Middleware:
         method, rule, code = labels(given_method, environ.get(RULE), status[0])
         # The histogram is the time to answer (to the headers, for a stream); the access line
         # of a stream is written when it ends.
-        _observe(method, rule, code, time.perf_counter() - started)
+        _observe(method, rule, code, (time.perf_counter_ns() - started) / 1e9)
         if self.access is None:
             return body
         access = self.access
 
         def log() -> None:
-            entry = {"ts": round(time.time(), 3), "level": "info", "logger": "cardtable.access",
-                     "msg": "request", "request_id": rid, "method": given_method[:32],
-                     "path": environ.get("PATH_INFO", ""), "endpoint": rule, "status": int(status[0]),
-                     "duration_ms": round((time.perf_counter() - started) * 1000, 3)}
+            # Both times in milliseconds with three decimals, rounded from the clocks' integer
+            # nanoseconds: the numbers round(seconds, 3) makes of the same instants (but for an
+            # instant within a float's resolution of half a unit), at a third of the cost.
+            entry = {"ts": (time.time_ns() + 500_000) // 1_000_000 / 1000, "level": "info",
+                     "logger": "cardtable.access", "msg": "request", "request_id": rid,
+                     "method": given_method[:32], "path": environ.get("PATH_INFO", ""), "endpoint": rule,
+                     "status": int(status[0]), "duration_ms": (time.perf_counter_ns() - started + 500) // 1000 / 1000}
             if given is not None:
                 entry["client_request_id"] = given
             access.write(entry)
