@@ -159,8 +159,9 @@ def check(game: Game, game_id: str) -> Response:
 
 
 def submit(game: Game, game_id: str) -> Response:
-    """The move, and the bot moves after it, in one write that marks the mover at the table too; a
-    request that proved its seat and wrote nothing (a refusal, a replay) marks it on its way out."""
+    """The move, and the bot moves after it, in one write that renews the mover's mark at the table too
+    when it needs it (``service.presence``); a request that proved its seat and wrote nothing (a
+    refusal, a replay) renews it on its way out, when it needs it."""
     rt = runtime()
     engine = game.engine
     key = idempotency_key()
@@ -168,12 +169,14 @@ def submit(game: Game, game_id: str) -> Response:
     read: ReadMove | None = None
     body_print = ""
     seat: int | None = None
-    marked = False
+    committed = False
+    fresh = False  # the mover's mark needs no renewing (``service.presence.fresh``)
     try:
         for _ in range(COMMIT_ATTEMPTS):
             stored, seat, seen = game.open(game_id, required=True, mark=False)
             record = stored.record
             assert seat is not None
+            fresh = not presence.needs_mark(seen, seat)
             here = presence.with_seat(seen, seat)  # the mover is at the table; the answer shows who else is
             if read is None:  # after the game and the seat: a stranger learns nothing from 422s
                 read = read_move(game)
@@ -197,9 +200,9 @@ def submit(game: Game, game_id: str) -> Response:
             idem_value = None if idem is None else kept_answer(body_print, answer_bytes, tag)
             snapshot = dumps(record)
             ttl = table.ttl(record, rt.game_ttl, rt.finished_ttl, answer["status"] == "finished")
-            marked = rt.store.commit(game_id, stored.version, snapshot, entries, ttl, idem, idem_value,
-                                     due=record["due"], mark=(seat, presence.ttl_ms()))
-            if marked:
+            committed = rt.store.commit(game_id, stored.version, snapshot, entries, ttl, idem, idem_value,
+                                        due=record["due"], mark=None if fresh else (seat, presence.ttl_ms()))
+            if committed:
                 observability.moves_applied(engine.id, len(entries), answer["status"] == "finished")
                 written = Stored(new_version, snapshot, record, engine, after)  # the next request starts here
                 written.views[(seat, here.mark)] = view_bytes
@@ -212,5 +215,5 @@ def submit(game: Game, game_id: str) -> Response:
                                current_version=now)
         raise ApiError(409, "stale_version", "The game changed while the move was applied; fetch the view and retry.")
     finally:
-        if seat is not None and not marked:
+        if seat is not None and not committed and not fresh:
             presence.touch(rt.store, game_id, seat)

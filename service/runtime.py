@@ -10,6 +10,7 @@ game's rules or names.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -117,16 +118,20 @@ class Game:
 
     def open(self, game_id: str, required: bool, mark: bool = True) -> tuple[Stored, int | None, Presence]:
         """``load``, then ``seat`` (the caller's, ``required`` or not), and who is at the table with
-        the caller's seat marked (``mark``; else as read, the caller marks it itself): in one call to
-        the store when this worker has seen the caller's token at this game before (the seat is
-        marked in that call, ``Versions.seat_guess``), else the seat is marked with a second call
-        once the game read has proved it."""
+        the caller's seat marked (``mark``; else as read, the caller marks it itself), in one call to
+        the store as a rule (``service.presence``): a plain read when this worker knows the caller's
+        mark to be fresh or does not know the caller's token at this game yet, a read that marks the
+        seat (``Versions.seat_guess``, checked by the store) when it knows the token and not that
+        its mark is fresh. A seat proved whose mark the read shows in need of renewing is marked with
+        a second call."""
         if len(game_id) > GAME_ID_MAX:
             raise not_found()
         rt = runtime()
         token = auth.bearer(request.environ.get("HTTP_AUTHORIZATION"))
         digest = auth.token_hash(token) if token else None
-        guess = None if digest is None or not mark else rt.versions.seat_guess(self.engine.id, game_id, digest)
+        known = None if digest is None or not mark else rt.versions.seat_guess(self.engine.id, game_id, digest)
+        now = time.monotonic()
+        guess = None if known is None or known[1] > now else known[0]
         opened = rt.store.open(game_id, guess, digest, presence.ttl_ms(), share=token is None)
         stored = self._current(game_id, self._stored(game_id, opened.loaded, rt))
         seat = self._seat(stored.record, token, digest, required)
@@ -134,9 +139,13 @@ class Game:
         if seat is None:
             return stored, None, here
         assert digest is not None
-        rt.versions.learn_seat(self.engine.id, game_id, digest, seat)
-        if mark and not (opened.seat_marked and guess == seat):
+        left = opened.marked.get(seat)
+        if mark and not (opened.seat_marked and guess == seat) and not presence.fresh(left):
             here = presence.touch(rt.store, game_id, seat)
+            left = presence.ttl_ms() if here.present is not None else None
+        # the mark keeps the seat for PRESENCE_SECONDS more until this long from now
+        fresh_for = 0.0 if left is None else left / 1000 - presence.PRESENCE_SECONDS
+        rt.versions.learn_seat(self.engine.id, game_id, digest, seat, now + fresh_for)
         return stored, seat, here
 
     def _stored(self, game_id: str, loaded: Loaded | None, rt: Runtime | None = None) -> Stored:

@@ -121,8 +121,9 @@ class Store(Protocol):
     def open(self, game_id: str, seat: int | None, seat_hash: str | None, ttl_ms: int, share: bool = False) -> Opened:
         """``load`` and ``presence`` in one round trip: the game, and who is at its table once ``seat``
         (when one is given) is marked for ``ttl_ms`` -- only if the game's seat ``seat`` holds the token
-        hash ``seat_hash`` (the caller's guess of its seat, checked against the game it reads). ``share``
-        (marking nobody): the identical reads in flight share one round trip."""
+        hash ``seat_hash`` (the caller's guess of its seat, checked against the game it reads). Marking
+        nobody it is a plain read (on Redis one HMGET, no script); ``share``: the identical ones in
+        flight share one round trip."""
         ...
 
     def load_many(self, game_ids: Sequence[str]) -> list[Loaded | None]:
@@ -188,6 +189,20 @@ def _marks(flat: bytes | str) -> dict[int, int]:
     return {int(numbers[i]): int(numbers[i + 1]) for i in range(0, len(numbers), 2)}
 
 
+def _marks_at(field: bytes | None, now_ms: int) -> dict[int, int]:
+    """The seats marked and the ms each has left at ``now_ms``, from a game's ``p`` field as stored
+    (``"<seat> <ends> ..."``, ends in epoch ms): a plain read's own ``_marks``."""
+    if not field:
+        return {}
+    numbers = field.split()
+    marked = {}
+    for i in range(0, len(numbers), 2):
+        left = int(numbers[i + 1]) - now_ms
+        if left > 0:
+            marked[int(numbers[i])] = left
+    return marked
+
+
 def game_key(game_id: str) -> str:
     return f"cardtable:game:{{{game_id}}}"
 
@@ -198,11 +213,6 @@ def log_key(game_id: str) -> str:
 
 def idem_key(game_id: str, key: str) -> str:
     return f"cardtable:idem:{{{game_id}}}:{key}"
-
-
-def presence_key(game_id: str) -> str:
-    """Who is at a game's table: a sorted set of its seats, each scored by when its mark ends."""
-    return f"cardtable:presence:{{{game_id}}}"
 
 
 def lobby_key(game: str) -> str:
@@ -220,27 +230,43 @@ def events_channel(game_id: str) -> str:
     return f"cardtable:events:{{{game_id}}}"
 
 
-# What the presence scripts share: the store's clock in ms; a seat's mark (its score: when it ends) moved
-# on to ``now + ttl`` ms, never back, and the key kept as long (answers the mark it had, or false); the
-# seats still marked and the ms each has left, appended flat to ``out``.
+# What the presence scripts share. Who is at a game's table is the field ``p`` of the game's own hash:
+# ``"<seat> <ends> ..."``, each seat marked with when its mark ends (epoch ms, the store's clock). Kept
+# there, a plain HMGET reads it with the game. ``clock``: the store's clock in ms; ``mark``: a seat's
+# mark moved on to ``now + ttl`` ms, never back, the marks that ended dropped, and only while the game
+# is there (answers whether the seat was marked already); ``marks``: the seats still marked and the
+# ms each has left, appended as one text to ``out``.
 _PRESENCE_LIB = """
 local function clock()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 local function mark(key, seat, ttl, now)
-  local was = redis.call('ZSCORE', key, seat)
+  if redis.call('EXISTS', key) == 0 then return true end  -- no game: nobody to mark, nothing to tell
+  local was = false
   local ends = now + ttl
-  if not was or tonumber(was) < ends then redis.call('ZADD', key, ends, seat) end
-  if redis.call('PTTL', key) < ttl then redis.call('PEXPIRE', key, ttl) end
+  local kept = {}
+  for s, e in string.gmatch(redis.call('HGET', key, 'p') or '', '(%d+) (%d+)') do
+    local at = tonumber(e)
+    if s == seat then
+      was = at > now
+      if at > ends then ends = at end
+    elseif at > now then
+      kept[#kept + 1] = s .. ' ' .. e
+    end
+  end
+  kept[#kept + 1] = seat .. ' ' .. string.format('%d', ends)
+  redis.call('HSET', key, 'p', table.concat(kept, ' '))
   return was
 end
-local function marks(key, now, out)
-  local marked = redis.call('ZRANGE', key, 0, -1, 'WITHSCORES')
+local function marks(text, now, out)
   local flat = {}
-  for i = 1, #marked, 2 do
-    flat[#flat + 1] = marked[i]
-    flat[#flat + 1] = string.format('%d', tonumber(marked[i + 1]) - now)
+  for s, e in string.gmatch(text or '', '(%d+) (%d+)') do
+    local left = tonumber(e) - now
+    if left > 0 then
+      flat[#flat + 1] = s
+      flat[#flat + 1] = string.format('%d', left)
+    end
   end
   out[#out + 1] = table.concat(flat, ' ')
   return out
@@ -248,12 +274,12 @@ end
 """
 
 # KEYS: game, log, idem (the game's key when there is none), lobby (the game's key when the lobby is
-# not changed here), the due games (the game's key when they are not changed here), presence (the
-# game's key when no seat is marked). ARGV: expected, new version, snapshot, ttl, idem value, publish
-# command (PUBLISH, or SPUBLISH on a cluster), channel, the lobby member to remove (''), the game's id,
-# its due time ('' when not changed here, '-' for none), the seat to mark at the table (''), its mark's
-# ms, log entries... The new version is published in the same script, so no commit is ever left untold
-# (and the waiters that look again see the mover marked).
+# not changed here), the due games (the game's key when they are not changed here). ARGV: expected,
+# new version, snapshot, ttl, idem value, publish command (PUBLISH, or SPUBLISH on a cluster), channel,
+# the lobby member to remove (''), the game's id, its due time ('' when not changed here, '-' for
+# none), the seat to mark at the table ('' for none), its mark's ms, log entries... The new version
+# is published in the same script, so no commit is ever left untold (and the waiters that look again
+# see the mover marked).
 _COMMIT = _PRESENCE_LIB + """
 local cur = redis.call('HGET', KEYS[1], 'v')
 if not cur or cur ~= ARGV[1] then return 0 end
@@ -265,7 +291,7 @@ if ARGV[5] ~= '' then redis.call('SET', KEYS[3], ARGV[5], 'EX', ARGV[4]) end
 if ARGV[8] ~= '' then redis.call('ZREM', KEYS[4], ARGV[8]) end
 if ARGV[10] == '-' then redis.call('ZREM', KEYS[5], ARGV[9])
 elseif ARGV[10] ~= '' then redis.call('ZADD', KEYS[5], ARGV[10], ARGV[9]) end
-if ARGV[11] ~= '' then mark(KEYS[6], ARGV[11], tonumber(ARGV[12]), clock()) end
+if ARGV[11] ~= '' then mark(KEYS[1], ARGV[11], tonumber(ARGV[12]), clock()) end
 redis.call(ARGV[6], ARGV[7], ARGV[2])
 return 1
 """
@@ -305,31 +331,30 @@ redis.call(ARGV[5], ARGV[6], ARGV[1])
 return 1
 """
 
-# KEYS: a game's presence. ARGV: the seat to mark ('' for none), ttl ms, publish command, channel.
-# Returns the seats still marked and the ms each has left (``_marks``). A seat that was not marked tells the
-# game's channel, so that its long polls and streams look again (their ETags name who is there).
+# KEYS: the game. ARGV: the seat to mark ('' for none), ttl ms, publish command, channel. Returns the
+# seats still marked and the ms each has left (``_marks``). A seat that was not marked tells the game's
+# channel, so that its long polls and streams look again (their ETags name who is there).
 _PRESENCE = _PRESENCE_LIB + """
 local now = clock()
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 if ARGV[1] ~= '' then
   if not mark(KEYS[1], ARGV[1], tonumber(ARGV[2]), now) then redis.call(ARGV[3], ARGV[4], 'presence') end
 end
-return marks(KEYS[1], now, {})
+return marks(redis.call('HGET', KEYS[1], 'p'), now, {})
 """
 
-# KEYS: game, its presence. ARGV: the seat to mark ('' for none), that seat as the game's snapshot holds
-# it ('{"hash":"<hex>"'), ttl ms, publish command, channel. ``_PRESENCE`` and a load in one step: the
-# seat is marked only when the snapshot's seat of that number holds that hash (a record's seats are its
-# first objects that begin with ``{"hash":``, one per seat, and no text in JSON holds those bytes: a
-# quote inside a string is escaped). Returns the version, the snapshot (false when the game is not
-# there), 1 when the seat was marked, then the seats still marked and the ms each has left, as one text
-# (``_marks``: one element to parse, not two per seat).
+# KEYS: the game. ARGV: the seat to mark, that seat as the game's snapshot holds it
+# ('{"hash":"<hex>"'), ttl ms, publish command, channel. A read of the game and ``_PRESENCE`` in one
+# step: the seat is marked only when the snapshot's seat of that number holds that hash (a record's
+# seats are its first objects that begin with ``{"hash":``, one per seat, and no text in JSON holds
+# those bytes: a quote inside a string is escaped). Returns the version, the snapshot (false when the
+# game is not there), 1 when the seat was marked, then the seats still marked and the ms each has
+# left, as one text (``_marks``). A read that marks nobody needs no script: ``RedisStore.open`` reads
+# the same fields with a plain HMGET.
 _OPEN = _PRESENCE_LIB + """
 local got = redis.call('HMGET', KEYS[1], 'v', 's')
 local now = clock()
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
 local marked = 0
-if ARGV[1] ~= '' and got[2] then
+if got[2] then
   local at = string.find(got[2], ARGV[2], 1, true)
   local before, from = 0, 1
   while at do
@@ -338,11 +363,11 @@ if ARGV[1] ~= '' and got[2] then
     before, from = before + 1, seat + 8
   end
   if at and before == tonumber(ARGV[1]) then
-    if not mark(KEYS[2], ARGV[1], tonumber(ARGV[3]), now) then redis.call(ARGV[4], ARGV[5], 'presence') end
+    if not mark(KEYS[1], ARGV[1], tonumber(ARGV[3]), now) then redis.call(ARGV[4], ARGV[5], 'presence') end
     marked = 1
   end
 end
-return marks(KEYS[2], now, {got[1], got[2], marked})
+return marks(redis.call('HGET', KEYS[1], 'p'), now, {got[1], got[2], marked})
 """
 
 # KEYS: the due games. ARGV: now (epoch ms), the lease (ms), how many at most. Takes the games due
@@ -624,14 +649,19 @@ class RedisStore:
         return Loaded(int(got[0]), got[1])
 
     def open(self, game_id: str, seat: int | None, seat_hash: str | None, ttl_ms: int, share: bool = False) -> Opened:
-        key, here = game_key(game_id), presence_key(game_id)
-        args = ["" if seat is None else seat, f'{{"hash":"{seat_hash}"', ttl_ms, self.publish, events_channel(game_id)]
+        key = game_key(game_id)
+        if seat is None:
+            # Marking nobody, it is a plain read of the game's fields, like ``load`` (shared with the
+            # identical ones in flight when ``share``); the marks' ends are read against this
+            # worker's clock, which the hosts keep in step with the store's (as the deadlines need).
+            def plain() -> Any:
+                return self._call(self.client.execute_command, "HMGET", key, "v", "s", "p", route=key)
 
-        def read() -> Any:
-            return self._call(self._run, self._open, [key, here], args, route=key)
-
-        # Marking nobody, it is a read like ``load``: shared with the identical ones in flight.
-        got = self._shared_read(("open", game_id), read) if share else read()
+            got = self._shared_read(("open", game_id), plain) if share else plain()
+            loaded = None if got[0] is None or got[1] is None else Loaded(int(got[0]), got[1])
+            return Opened(loaded, _marks_at(got[2], int(time.time() * 1000)), False)
+        args = [seat, f'{{"hash":"{seat_hash}"', ttl_ms, self.publish, events_channel(game_id)]
+        got = self._call(self._run, self._open, [key], args, route=key)
         loaded = None if got[0] is None or got[1] is None else Loaded(int(got[0]), got[1])
         return Opened(loaded, _marks(got[3]), bool(got[2]))
 
@@ -652,8 +682,7 @@ class RedisStore:
                idem: str | None = None, idem_value: bytes | None = None, unlisted: Listed | None = None,
                due: int | None = None, mark: tuple[int, int] | None = None) -> bool:
         game = game_key(game_id)
-        keys = [game, log_key(game_id), idem_key(game_id, idem) if idem else game, game, game,
-                game if mark is None else presence_key(game_id)]
+        keys = [game, log_key(game_id), idem_key(game_id, idem) if idem else game, game, game]
         member = b""
         if unlisted is not None and not self.cluster:
             keys[3], member = lobby_key(unlisted.game), unlisted.member.encode()
@@ -683,7 +712,7 @@ class RedisStore:
         return written
 
     def presence(self, game_id: str, seat: int | None, ttl_ms: int) -> tuple[dict[int, int], int]:
-        key = presence_key(game_id)
+        key = game_key(game_id)
         got = self._call(self._run, self._presence, [key],
                          ["" if seat is None else seat, ttl_ms, self.publish, events_channel(game_id)], route=key)
         marked = _marks(got[0])
@@ -875,7 +904,9 @@ class MemoryStore:
 
     def presence(self, game_id: str, seat: int | None, ttl_ms: int) -> tuple[dict[int, int], int]:
         now = self._clock()
-        new, marks = self._mark(game_id, seat, ttl_ms, now)
+        with self._lock:
+            alive = self._alive(game_id)
+        new, marks = self._mark(game_id, seat if alive else None, ttl_ms, now)  # no game: nobody to mark
         if new:
             self.hub.notify(game_id)
         marked = {s: max(1, int((end - now) * 1000)) for s, end in marks.items()}

@@ -24,7 +24,7 @@ from engines.core import Engine
 KEPT = 256
 #: Views kept per version: one per viewer and presence (who is at the table).
 VIEWS_KEPT = 32
-#: Seats known per worker by their token's hash (``Versions.seat_guess``): each about 250 bytes.
+#: Seats known per worker by their token's hash (``Versions.seat_guess``): each about 300 bytes.
 SEATS_KNOWN = 4096
 
 
@@ -69,24 +69,25 @@ class Versions:
     def __init__(self, size: int = KEPT) -> None:
         self.size = size
         self._kept: OrderedDict[tuple[str, int], Stored] = OrderedDict()  # in order of last use
-        self._seats: OrderedDict[tuple[str, str, str], int] = OrderedDict()  # (game, id, token hash) -> seat
+        # (game, id, token hash) -> the seat, and until when its mark is fresh
+        self._seats: OrderedDict[tuple[str, str, str], tuple[int, float]] = OrderedDict()
 
-    def seat_guess(self, game: str, game_id: str, token_hash: str) -> int | None:
-        """The seat a token's hash proved at this game on this worker before, if it did: a guess
-        that the store checks (``Store.open`` marks it only if that seat of the game it reads holds
-        the hash), and the request checks again against the game read."""
+    def seat_guess(self, game: str, game_id: str, token_hash: str) -> tuple[int, float] | None:
+        """The seat a token's hash proved at this game on this worker before, if it did, and until
+        when (``time.monotonic()``) its mark is known to need no renewing (``service.presence.fresh``):
+        a guess that the store checks (``Store.open`` marks it only if that seat of the game it reads
+        holds the hash), and the request checks again against the game read."""
         return self._seats.get((game, game_id, token_hash))
 
-    def learn_seat(self, game: str, game_id: str, token_hash: str, seat: int) -> None:
+    def learn_seat(self, game: str, game_id: str, token_hash: str, seat: int, fresh_until: float) -> None:
         key = (game, game_id, token_hash)
-        if self._seats.get(key) == seat:
-            return
-        while len(self._seats) >= SEATS_KNOWN:  # bounded: the first learned go first
-            try:
-                self._seats.popitem(last=False)
-            except KeyError:  # emptied by another thread meanwhile
-                break
-        self._seats[key] = seat
+        if key not in self._seats:
+            while len(self._seats) >= SEATS_KNOWN:  # bounded: the first learned go first
+                try:
+                    self._seats.popitem(last=False)
+                except KeyError:  # emptied by another thread meanwhile
+                    break
+        self._seats[key] = (seat, fresh_until)
 
     def get(self, game_id: str, version: int, snapshot: bytes, engine: Engine) -> Stored | None:
         """The version kept for exactly these stored bytes, else None."""

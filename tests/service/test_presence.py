@@ -1,6 +1,7 @@
-"""Who is at the table (``connected``): a seat's request marks it for 30 s, a stream and a long poll hold
-it while open; kept outside the snapshot in a short-lived key; never served stale through an ETag (a
-304) or a long poll.
+"""Who is at the table (``connected``): a seat's request keeps it there for 30 to 35 s, a stream and a
+long poll hold it while open; kept beside the snapshot in the game's hash, never in it; never served
+stale through an ETag (a 304) or a long poll; a mark is written once every 5 s at most, not on every
+request.
 """
 
 from __future__ import annotations
@@ -42,10 +43,18 @@ def test_a_seats_request_marks_it_at_the_table_outside_the_snapshot(client: Flas
     assert _connected(client.get(path, headers=auth(ann)).json) == [True, False, None]
     client.get(f"{path}/log", headers=auth(bo))  # any request with the seat's token
     assert _connected(client.get(path).json) == [True, True, None]
-    # kept beside the game, never in it: no new version, the same snapshot, a key that lives 30 s
+    # kept beside the game, never in it: no new version, the same snapshot, marks that end in 35 s
     assert r.hget(f"cardtable:game:{{{gid}}}", "s") == snapshot and client.get(path).json["version"] == version
-    key = f"cardtable:presence:{{{gid}}}"
-    assert 0 < r.pttl(key) <= 30_000 and {int(m) for m in r.zrange(key, 0, -1)} == {0, 1}
+    assert set(_marks_in_store(r, gid)) == {0, 1}
+    assert all(29_000 < left <= 35_000 for left in _marks_in_store(r, gid).values())
+
+
+def _marks_in_store(r: redis.Redis, gid: str) -> dict[int, int]:
+    """The seats marked in a game's hash (its field ``p``, ``"<seat> <ends> ..."``) and the ms each has left."""
+    numbers = (r.hget(f"cardtable:game:{{{gid}}}", "p") or b"").split()
+    now = int(time.time() * 1000)
+    return {int(numbers[i]): int(numbers[i + 1]) - now for i in range(0, len(numbers), 2)
+            if int(numbers[i + 1]) > now}
 
 
 def test_a_lookup_is_not_being_at_the_table(client: FlaskClient) -> None:
@@ -74,7 +83,7 @@ class Clock:
         return self.now
 
 
-def test_a_seat_is_gone_thirty_seconds_after_its_last_request_and_the_etag_says_so() -> None:
+def test_a_seat_is_gone_thirty_to_thirty_five_seconds_after_its_last_request_and_the_etag_says_so() -> None:
     clock = Clock()
     app = create_app(Settings(request_log=False), store=MemoryStore(clock=clock))
     client = app.test_client()
@@ -84,7 +93,9 @@ def test_a_seat_is_gone_thirty_seconds_after_its_last_request_and_the_etag_says_
     assert _connected(seen.json) == [True, True, None]
     clock.now += 29
     client.get(path, headers=auth(ann))  # Ann again: her mark is renewed, Bo's is not
-    clock.now += 2  # 31 s after Bo's last request
+    clock.now += 1  # 30 s after Bo's last request: still at the table (his mark lasts 35 s)
+    assert _connected(client.get(path).json) == [True, True, None]
+    clock.now += 5.5  # 35.5 s after it
     gone = client.get(path, headers={**auth(ann), "If-None-Match": seen.headers["ETag"]})
     assert gone.status_code == 200 and _connected(gone.json) == [True, False, None]
     assert _connected(client.get(path).json) == [True, False, None]
@@ -142,18 +153,21 @@ def test_a_long_poll_answers_as_soon_as_someone_sits_down(served) -> None:
 
 
 def _store_calls(store, monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The calls to Redis that a RedisStore makes from now on, by what they do: a read of the game
-    with its presence (``open``), a presence mark of its own, a plain load, a commit; else ``other``
-    (the rate limiter's count)."""
+    """The calls to Redis that a RedisStore makes from now on, by what they do: a plain read of the
+    game with its presence (``read``, one HMGET), a read that marks a seat too (``open``, a script), a
+    presence mark of its own, a plain load, a commit; else ``other`` (the rate limiter's count)."""
     scripts = {id(store._open): "open", id(store._presence): "presence", id(store._commit): "commit"}
     calls: list[str] = []
     real = store._call
 
     def counted(fn, *args, **kw):
-        if getattr(fn, "__name__", "") == "_run":
+        name = getattr(fn, "__name__", "")
+        if name == "_run":
             calls.append(scripts.get(id(args[0]), "other"))
+        elif name == "execute_command" and args[0] == "HMGET":
+            calls.append("read")
         else:
-            calls.append("load" if getattr(fn, "__name__", "") == "hmget" else "other")
+            calls.append("load" if name == "hmget" else "other")
         return real(fn, *args, **kw)
 
     monkeypatch.setattr(store, "_call", counted)
@@ -176,24 +190,37 @@ def test_the_read_with_presence_marks_a_seat_only_where_the_game_holds_its_token
         opened = store.open(gid, seat, digest, 30_000)
         assert opened.loaded is not None and not opened.seat_marked and opened.marked == {}, (seat, digest)
     assert not store.open("no-such-game", 0, ann_hash, 30_000).seat_marked
+    assert store.presence("no-such-game", 0, 30_000) == ({}, 0)  # a game that is not there gets no marks
+    if kind == "redis":
+        assert not redis.Redis.from_url(redis_server.url).exists("cardtable:game:{no-such-game}")
     opened = store.open(gid, 1, bo_hash, 30_000)
     assert opened.seat_marked and set(opened.marked) == {1} and 29_000 < opened.marked[1] <= 30_000
     read = store.open(gid, None, None, 0)  # nobody marked: a read of the game and who is there
     assert read.loaded == opened.loaded and set(read.marked) == {1} and not read.seat_marked
+    assert 29_000 < read.marked[1] <= 30_000
 
 
-def test_a_view_reads_the_game_and_marks_its_seat_in_one_call_once_the_worker_knows_the_token(
+def test_a_view_with_a_fresh_mark_is_one_plain_read_and_a_known_token_renews_its_mark_in_the_read(
         app, monkeypatch: pytest.MonkeyPatch) -> None:
     client = app.test_client()
     path, (ann, bo) = _game(client)
+    gid = path.rsplit("/", 1)[1]
+    versions = app.extensions["cardtable"].versions
     calls = _store_calls(app.extensions["cardtable"].store, monkeypatch)
     assert _connected(client.get(path, headers=auth(ann)).json) == [True, False, None]
-    assert _game_calls(calls) == ["open", "presence"]  # the first time: the seat is proved, then marked
+    assert _game_calls(calls) == ["read", "presence"]  # the first time: the seat is proved, then marked
     calls.clear()
+    for _ in range(3):  # her mark has more than 30 s left: nothing to write
+        assert _connected(client.get(path, headers=auth(ann)).json) == [True, False, None]
+    assert _game_calls(calls) == ["read"] * 3
+    calls.clear()
+    assert _connected(client.get(path).json) == [True, False, None] and _game_calls(calls) == ["read"]
+    calls.clear()
+    # 5 s on, the worker no longer knows her mark to be fresh: the read marks her seat in the same call
+    seat, _ = versions.seat_guess("sten", gid, token_hash(ann))
+    versions.learn_seat("sten", gid, token_hash(ann), seat, 0.0)
     assert _connected(client.get(path, headers=auth(ann)).json) == [True, False, None]
-    assert _game_calls(calls) == ["open"]  # then in the read itself
-    calls.clear()
-    assert _connected(client.get(path).json) == [True, False, None] and _game_calls(calls) == ["open"]
+    assert _game_calls(calls) == ["open"]
 
 
 def test_a_wrong_guess_of_the_seat_marks_nobody_else(app) -> None:
@@ -202,12 +229,12 @@ def test_a_wrong_guess_of_the_seat_marks_nobody_else(app) -> None:
     client = app.test_client()
     path, (ann, _bo) = _game(client)
     gid = path.rsplit("/", 1)[1]
-    app.extensions["cardtable"].versions.learn_seat("sten", gid, token_hash(ann), 1)  # Bo's seat
+    app.extensions["cardtable"].versions.learn_seat("sten", gid, token_hash(ann), 1, 0.0)  # Bo's seat
     assert _connected(client.get(path, headers=auth(ann)).json) == [True, False, None]
     assert _connected(client.get(path).json) == [True, False, None]
 
 
-def test_a_move_marks_its_mover_in_its_write_and_a_refused_move_on_its_way_out(
+def test_a_move_renews_its_movers_mark_in_its_write_and_a_refused_move_on_its_way_out(
         app, redis_server, monkeypatch: pytest.MonkeyPatch) -> None:
     client = app.test_client()
     path, tokens = _game(client)
@@ -216,16 +243,18 @@ def test_a_move_marks_its_mover_in_its_write_and_a_refused_move_on_its_way_out(
     other = 1 - mover
     move = client.get(path, headers=auth(tokens[mover])).json["legal_moves"][0]
     r = redis.Redis.from_url(redis_server.url)
-    r.delete(f"cardtable:presence:{{{gid}}}")  # nobody at the table
+    r.hdel(f"cardtable:game:{{{gid}}}", "p")  # nobody at the table
     calls = _store_calls(app.extensions["cardtable"].store, monkeypatch)
     refused = client.post(f"{path}/moves", json={"move": move}, headers=auth(tokens[other]))
     assert refused.status_code == 409 and refused.json["code"] == "not_your_turn"
-    assert _game_calls(calls) == ["open", "presence"]
+    assert _game_calls(calls) == ["read", "presence"]
     assert _connected(client.get(path).json)[:2] == [other == 0, other == 1]
-    r.delete(f"cardtable:presence:{{{gid}}}")
+    calls.clear()
+    again = client.post(f"{path}/moves", json={"move": move}, headers=auth(tokens[other]))
+    assert again.status_code == 409 and _game_calls(calls) == ["read"]  # a fresh mark: nothing to write
+    r.hdel(f"cardtable:game:{{{gid}}}", "p")
     calls.clear()
     answer = client.post(f"{path}/moves", json={"move": move}, headers=auth(tokens[mover]))
     assert answer.status_code == 200 and _connected(answer.json)[:2] == [mover == 0, mover == 1]
-    assert _game_calls(calls) == ["open", "commit"]  # marked in the write
-    assert {int(m) for m in r.zrange(f"cardtable:presence:{{{gid}}}", 0, -1)} == {mover}
-    assert 29_000 < r.pttl(f"cardtable:presence:{{{gid}}}") <= 30_000
+    assert _game_calls(calls) == ["read", "commit"]  # marked in the write
+    assert set(_marks_in_store(r, gid)) == {mover} and 34_000 < _marks_in_store(r, gid)[mover] <= 35_000
