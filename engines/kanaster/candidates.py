@@ -18,8 +18,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
-from .melds import BLACK_THREE_RANK, card_points, is_black_three, is_wild, natural_rank, points
+from engines.cards import CODES, JOKER
+
+from .melds import BLACK_THREE_RANK, POINTS, RED_THREES, card_points, is_wild, natural_rank
 
 Melds = tuple[tuple[str, ...], ...]
 
@@ -40,6 +43,17 @@ def round_robin(cards: Iterable[str]) -> list[str]:
     return out
 
 
+def _round_robin(cards: list[str]) -> list[str]:
+    """``round_robin`` of a list: the list itself when no code is in it twice (most ranks of a hand)."""
+    return cards if len(set(cards)) == len(cards) else round_robin(cards)
+
+
+#: Each card code's group in a hand (``Groups.of``): its rank for a natural card (4 .. ace), ``JOKER``
+#: for a joker, "2" for a 2, ``BLACK_THREE_RANK`` for a black 3; a red 3 has none.
+_GROUP_OF: dict[str, str] = {c: natural_rank(c) or (JOKER if c == JOKER else "2" if is_wild(c) else BLACK_THREE_RANK)
+                             for c in CODES if c not in RED_THREES}
+
+
 def rotated(cards: Sequence[str], k: int) -> list[str]:
     if not cards:
         return []
@@ -49,26 +63,37 @@ def rotated(cards: Sequence[str], k: int) -> list[str]:
 
 @dataclass
 class Groups:
-    """A hand split into natural rank groups, wild cards (jokers first, then 2s) and black 3s."""
+    """A hand split into natural rank groups, wild cards (jokers first, then 2s) and black 3s; worked
+    out once per listing, with what the candidates ask of it again and again: each rank's card
+    points, the wild cards in order and their distinct codes. Read only, once built."""
 
     naturals: dict[str, list[str]]
     jokers: list[str]
     twos: list[str]
     black: list[str]
+    worth: dict[str, int] = field(default_factory=dict)  # rank -> card points of its naturals
+    wilds: list[str] = field(default_factory=list)  # jokers + twos
+    wild_codes: list[str] = field(default_factory=list)  # the distinct codes of ``wilds``, in order
 
     @classmethod
     def of(cls, hand: Sequence[str]) -> Groups:
-        naturals: dict[str, list[str]] = {}
+        by: dict[str, list[str]] = {}
+        group_of = _GROUP_OF.get
         for c in hand:
-            r = natural_rank(c)
-            if r is not None:
-                naturals.setdefault(r, []).append(c)
-        return cls(
-            {r: round_robin(cs) for r, cs in naturals.items()},
-            [c for c in hand if c == "JK"],
-            round_robin(c for c in hand if is_wild(c) and c != "JK"),
-            round_robin(c for c in hand if is_black_three(c)),
-        )
+            g = group_of(c)
+            if g is not None:
+                cards = by.get(g)
+                if cards is None:
+                    by[g] = [c]
+                else:
+                    cards.append(c)
+        jokers = by.pop(JOKER, [])
+        twos = _round_robin(by.pop("2", []))
+        black = _round_robin(by.pop(BLACK_THREE_RANK, []))
+        naturals = {r: _round_robin(cs) for r, cs in by.items()}
+        wilds = jokers + twos
+        return cls(naturals, jokers, twos, black, {r: POINTS[r] * len(cs) for r, cs in naturals.items()},
+                   wilds, list(dict.fromkeys(wilds)))
 
 
 @dataclass(slots=True)
@@ -108,42 +133,72 @@ def build(
     return melds
 
 
-def _gather(groups: Groups, top: str | None, rank: str | None, wild: str | None, black: bool) -> list[_Meld] | None:
-    """``build``'s melds before any card is dropped for the budget; None if impossible."""
+class _Base(NamedTuple):
+    """What ``_gather`` finds in a hand (with the pile's top card) whatever is forced in: the ranks
+    that make a meld of naturals alone and the pairs that need a wild card, each as (rank, the top
+    card if it joins that rank, naturals from the hand), in the hand's rank order. Worked out once
+    per listing, for every target."""
+
+    top_rank: str | None
+    triples: tuple[tuple[str, tuple[str, ...], int], ...]
+    pairs: tuple[tuple[str, tuple[str, ...], int], ...]
+
+
+def _base(groups: Groups, top: str | None) -> _Base | None:
+    """``groups``' ``_Base`` with ``top``; None when the top card's rank has no card in the hand
+    (no candidate can hold it)."""
     top_rank = natural_rank(top) if top else None
-    pool = groups.jokers + groups.twos
-    if wild is not None:
-        if wild not in pool:
-            return None
-        pool.remove(wild)
-        pool.insert(0, wild)
-    cfg: dict[str, _Meld] = {}
+    if top_rank and top_rank not in groups.naturals:
+        return None
+    triples = []
     pairs = []
     for r, cs in groups.naturals.items():
         extra = (top,) if r == top_rank and top else ()
         total = len(cs) + len(extra)
         if total >= 3:
-            cfg[r] = _Meld(r, extra, len(cs))
+            triples.append((r, extra, len(cs)))
         elif total == 2:
-            pairs.append(r)
-    if top_rank and top_rank not in groups.naturals:
+            pairs.append((r, extra, len(cs)))
+    return _Base(top_rank, tuple(triples), tuple(pairs))
+
+
+def _gather(groups: Groups, top: str | None, rank: str | None, wild: str | None, black: bool) -> list[_Meld] | None:
+    """``build``'s melds before any card is dropped for the budget; None if impossible."""
+    return _gather_from(groups, _base(groups, top), rank, wild, black)
+
+
+def _gather_from(groups: Groups, base: _Base | None, rank: str | None, wild: str | None, black: bool
+                 ) -> list[_Meld] | None:
+    """``_gather`` from the hand's ``_Base``: every rank's naturals as a meld, pairs completed by wild
+    cards (the forced rank first, then by points), the other wild cards where they fit (forced rank
+    first, then the largest), ``wild`` handed out first."""
+    if base is None or (black and len(groups.black) < 3):
         return None
-    pairs.sort(key=lambda r: (r not in (rank, top_rank), -points(groups.naturals[r])))
-    for r in pairs:
-        if pool:
-            extra = (top,) if r == top_rank and top else ()
-            cfg[r] = _Meld(r, extra, len(groups.naturals[r]), [pool.pop(0)])
-    for m in sorted(cfg.values(), key=lambda m: (m.rank not in (rank, top_rank), -m.naturals)):
-        while pool and len(m.wild) < m.naturals - 1:
-            m.wild.append(pool.pop(0))
+    pool = list(groups.wilds)
+    if wild is not None:
+        if wild not in pool:
+            return None
+        pool.remove(wild)
+        pool.insert(0, wild)
+    top_rank = base.top_rank
+    focus = (rank, top_rank)
+    cfg = {r: _Meld(r, extra, n) for r, extra, n in base.triples}
+    if pool and base.pairs:
+        worth = groups.worth
+        for r, extra, n in sorted(base.pairs, key=lambda p: (p[0] not in focus, -worth[p[0]])):
+            if not pool:
+                break
+            cfg[r] = _Meld(r, extra, n, [pool.pop(0)])
+    if pool:
+        for m in sorted(cfg.values(), key=lambda m: (m.rank not in focus, -m.n - len(m.extra))):
+            while pool and len(m.wild) < m.n + len(m.extra) - 1:
+                m.wild.append(pool.pop(0))
     if (rank is not None and rank not in cfg) or (top_rank is not None and top_rank not in cfg):
         return None
     if wild is not None and not any(wild in m.wild for m in cfg.values()):
         return None
     melds = list(cfg.values())
     if black:
-        if len(groups.black) < 3:
-            return None
         melds.append(_Meld(BLACK_THREE_RANK, (), len(groups.black)))
     return melds
 
@@ -222,7 +277,10 @@ def new_meld_candidates(hand: Sequence[str], after: int, top: str | None = None,
     groups = groups or Groups.of(hand)
     targets: list[tuple[str | None, str | None]] = [(None, None)]  # (rank, wild card) forced in
     targets += [(r, None) for r, cs in groups.naturals.items() if len(cs) >= 2 or natural_rank(top or "") == r]
-    targets += [(None, w) for w in dict.fromkeys(groups.jokers + groups.twos)]
+    targets += [(None, w) for w in groups.wild_codes]
+    base = _base(groups, top)
+    if base is None:
+        return []
     # Per target: keeping one card (going out), then, trimming on from there, keeping two; those
     # keeping two are listed first, as ``build`` for each budget would find them.
     held = len(hand) + after
@@ -230,7 +288,7 @@ def new_meld_candidates(hand: Sequence[str], after: int, top: str | None = None,
     keep_one: list[Melds] = []
     for rank, wild in targets:
         for black in (False, True) if len(groups.black) >= 3 else (False,):
-            melds = _gather(groups, top, rank, wild, black)
+            melds = _gather_from(groups, base, rank, wild, black)
             if melds is None or not _trim(groups, melds, held - 1, top, rank, wild):
                 continue
             if melds:
@@ -247,8 +305,8 @@ def single_meld_candidates(hand: Sequence[str], top: str | None = None, groups: 
     with the lowest wild card, all naturals filled with wild cards (jokers first). ``groups``:
     ``Groups.of(hand)``, when the caller has it."""
     groups = groups or Groups.of(hand)
-    wilds = sorted(groups.twos, key=card_points) + groups.jokers
-    high = groups.jokers + groups.twos
+    wilds = groups.twos + groups.jokers  # the lowest first: every 2 counts the same
+    high = groups.wilds
     top_rank = natural_rank(top) if top else None
     extra = (top,) if top else ()
     out: list[Melds] = []

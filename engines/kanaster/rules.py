@@ -413,7 +413,7 @@ def _pile_rest(state: KanasterState) -> tuple[tuple[str, ...], tuple[str, ...]]:
 def _pile_normal_count(state: KanasterState) -> int:
     """How many cards of the pile under its top card would go into the hand (all but red 3s)."""
     rest = state.pile[:-1]
-    return len(rest) - sum(1 for c in rest if c in RED_THREES)
+    return len(rest) - sum(map(rest.count, RED_THREES))
 
 
 # --- moves (section 5) ------------------------------------------------------------------------
@@ -924,12 +924,14 @@ def _lay_off_candidates(state: KanasterState, seat: int, meld: Meld, groups: Gro
     if meld.rank == BLACK_THREE_RANK:
         naturals = [c for c in hand if is_black_three(c)]
         wilds: list[str] = []
+        codes = list(dict.fromkeys(naturals))
     else:
         naturals = groups.naturals.get(meld.rank, [])
-        wilds = groups.jokers + groups.twos
-    singles: list[tuple[str, ...]] = [(c,) for c in dict.fromkeys(naturals + wilds)]
-    nat = len(meld.cards) - wild_count(meld.cards) + len(naturals)
-    room = max(0, nat - 1 - wild_count(meld.cards))
+        wilds = groups.wilds
+        codes = [*dict.fromkeys(naturals), *groups.wild_codes]
+    singles: list[tuple[str, ...]] = [(c,) for c in codes]
+    wild = wild_count(meld.cards)
+    room = max(0, len(meld.cards) - 2 * wild + len(naturals) - 1)
     sets: list[tuple[str, ...]] = []
     if len(naturals) > 1:
         sets.append(tuple(naturals))
@@ -940,7 +942,7 @@ def _lay_off_candidates(state: KanasterState, seat: int, meld: Meld, groups: Gro
         if naturals and room:
             sets.append(tuple(naturals[1:] + wilds[:room]))
     if room:
-        sets.extend((*naturals, w) for w in dict.fromkeys(wilds))
+        sets.extend((*naturals, w) for w in (groups.wild_codes if wilds else ()))
     return singles, [s for s in sets if s]
 
 
@@ -953,7 +955,7 @@ def _draw_phase(state: KanasterState, seat: int, listing: _Listing) -> None:
         groups = Groups.of(hand)
         for melds in single_meld_candidates(hand, top, groups):
             listing.offer(TakePile(melds), plain=True)
-        after = len(_pile_rest(state)[0])
+        after = _pile_normal_count(state)
         for melds in new_meld_candidates(hand, after, top, groups):
             listing.offer(TakePile(melds))
         rank = natural_rank(top)
