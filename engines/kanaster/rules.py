@@ -863,6 +863,11 @@ class _Listing:
         self.moves: dict[Move, None] = {}
         self.shown: dict[str, set[str]] = {}  # per kind of move, the cards its listed moves show
         self.going_out: set[str] = set()
+        # Candidates offered and not listed: True when the rules refuse them. The listing only grows
+        # what a candidate is compared with (the cards shown, the kinds going out), so one passed
+        # over stays passed over, and one refused stays refused: several targets of the new melds
+        # write the same candidate, and it is judged once.
+        self.refused: dict[Move, bool] = {}
 
     def held_after(self, move: Move) -> int | None:
         """None when the rules refuse ``move``; else how many cards the mover holds after it while
@@ -876,6 +881,9 @@ class _Listing:
     def offer(self, move: Move, plain: bool = False) -> bool:
         if move in self.moves:
             return True
+        refused = self.refused.get(move)
+        if refused is not None and (refused or not plain):
+            return False
         kind = move.type
         cards = _cards_of(move)
         shown = self.shown.get(kind)
@@ -885,9 +893,11 @@ class _Listing:
         # A candidate that shows no new card is listed only if it leaves one card, the first of its
         # kind to: when it could not, whether it is legal does not matter.
         if not plain and known and (kind in self.going_out or _held_if_legal(self.state, self.seat, move) != 1):
+            self.refused[move] = False
             return False
         held = self.held_after(move)
         if held is None:
+            self.refused[move] = True
             return False
         out = held == 1
         if plain or not known or (out and kind not in self.going_out):
@@ -896,6 +906,7 @@ class _Listing:
             if out:
                 self.going_out.add(kind)
             return True
+        self.refused[move] = False
         return False
 
     def discards(self, hand: Sequence[str]) -> None:
