@@ -61,7 +61,7 @@ def rotated(cards: Sequence[str], k: int) -> list[str]:
     return list(cards[k:]) + list(cards[:k])
 
 
-@dataclass
+@dataclass(slots=True)
 class Groups:
     """A hand split into natural rank groups, wild cards (jokers first, then 2s) and black 3s; worked
     out once per listing, with what the candidates ask of it again and again: each rank's card
@@ -90,10 +90,10 @@ class Groups:
         jokers = by.pop(JOKER, [])
         twos = _round_robin(by.pop("2", []))
         black = _round_robin(by.pop(BLACK_THREE_RANK, []))
-        naturals = {r: _round_robin(cs) for r, cs in by.items()}
+        naturals = {r: cs if len(cs) < 2 else _round_robin(cs) for r, cs in by.items()}
         wilds = jokers + twos
         return cls(naturals, jokers, twos, black, {r: POINTS[r] * len(cs) for r, cs in naturals.items()},
-                   wilds, list(dict.fromkeys(wilds)))
+                   wilds, list(dict.fromkeys(wilds)) if wilds else wilds)
 
 
 @dataclass(slots=True)

@@ -24,6 +24,7 @@ from .candidates import Groups, new_meld_candidates, round_robin, single_meld_ca
 from .melds import (
     BLACK_THREE_RANK,
     CANASTA_SIZE,
+    MELD_SIZE,
     RED_THREES,
     held_without,
     is_black_three,
@@ -939,6 +940,8 @@ def _lay_off_candidates(state: KanasterState, seat: int, meld: Meld, groups: Gro
     else:
         naturals = groups.naturals.get(meld.rank, [])
         wilds = groups.wilds
+        if not naturals and not wilds:
+            return [], []
         codes = [*dict.fromkeys(naturals), *groups.wild_codes]
     singles: list[tuple[str, ...]] = [(c,) for c in codes]
     wild = wild_count(meld.cards)
@@ -963,13 +966,15 @@ def _draw_phase(state: KanasterState, seat: int, listing: _Listing) -> None:
     if not pile_block(state, seat):
         top = state.pile[-1]
         hand = state.hands[seat]
-        groups = Groups.of(hand)
-        for melds in single_meld_candidates(hand, top, groups):
-            listing.offer(TakePile(melds), plain=True)
-        after = _pile_normal_count(state)
-        for melds in new_meld_candidates(hand, after, top, groups):
-            listing.offer(TakePile(melds))
         rank = natural_rank(top)
+        # Every candidate melds the top card with hand cards of its rank: none without one.
+        if rank in map(natural_rank, hand):
+            groups = Groups.of(hand)
+            for melds in single_meld_candidates(hand, top, groups):
+                listing.offer(TakePile(melds), plain=True)
+            after = _pile_normal_count(state)
+            for melds in dict.fromkeys(new_meld_candidates(hand, after, top, groups)):
+                listing.offer(TakePile(melds))
         for i, m in enumerate(state.melds):
             if m.owner == seat and m.rank == rank:
                 listing.offer(TakePileLayOff(i), plain=True)
@@ -981,10 +986,11 @@ def _play_phase(state: KanasterState, seat: int, listing: _Listing) -> None:
     hand = state.hands[seat]
     if not (state.took_pile and not state.rules.meld_after_taking_pile):
         groups = Groups.of(hand)
-        for melds in single_meld_candidates(hand, None, groups):
-            listing.offer(MeldCards(melds), plain=True)
-        for melds in new_meld_candidates(hand, 0, None, groups):
-            listing.offer(MeldCards(melds))
+        if len(hand) > MELD_SIZE:  # a new meld takes three cards and leaves one for the discard
+            for melds in single_meld_candidates(hand, None, groups):
+                listing.offer(MeldCards(melds), plain=True)
+            for melds in dict.fromkeys(new_meld_candidates(hand, 0, None, groups)):
+                listing.offer(MeldCards(melds))
         single_ranks: set[tuple[str, str]] = set()
         for i, m in enumerate(state.melds):
             if m.owner != seat:
