@@ -8,6 +8,7 @@ play (the latter reaches the large tables and hands of long matches).
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
 
 import pytest
@@ -15,7 +16,7 @@ import pytest
 from engines.core import IllegalMove, Move
 from engines.kanaster import ENGINE as E
 from engines.kanaster import candidates, rules
-from engines.kanaster.melds import natural_rank
+from engines.kanaster.melds import is_wild, natural_rank
 from engines.kanaster.moves import Discard, Draw, EndHand, LayOff, MeldCards, TakePile, TakePileLayOff, Tuck
 from engines.kanaster.state import DRAW, KanasterState
 from tests.playout import playout
@@ -76,6 +77,102 @@ def listed_by_applying(state: KanasterState, seat: int) -> tuple[Move, ...]:
     else:
         rules._play_phase(state, seat, listing)
     return tuple(listing.moves)
+
+
+def listed_from_every_candidate(state: KanasterState, seat: int) -> tuple[Move, ...]:
+    """The listing as defined, with nothing left out: every candidate the builders write, as often as
+    they write it (several targets of the new melds write the same one), whether or not it could be
+    legal (a take_pile without a hand card of the top card's rank, a new meld from a hand of three
+    cards, each hand card onto a meld whose rank the hand lacks), each judged by ``apply``."""
+    listing = _ByApplying(state, seat)
+    hand = state.hands[seat]
+    groups = candidates.Groups.of(hand)
+    if state.phase == DRAW:
+        if state.talon:
+            listing.offer(Draw(), plain=True)
+        if not rules.pile_block(state, seat):
+            top = state.pile[-1]
+            for melds in candidates.single_meld_candidates(hand, top, groups):
+                listing.offer(TakePile(melds), plain=True)
+            after = sum(1 for c in state.pile[:-1] if c not in ("3D", "3H"))
+            for melds in candidates.new_meld_candidates(hand, after, top, groups):
+                listing.offer(TakePile(melds))
+            for i, m in enumerate(state.melds):
+                if m.owner == seat and m.rank == natural_rank(top):
+                    listing.offer(TakePileLayOff(i), plain=True)
+        if not state.talon:
+            listing.offer(EndHand(), plain=True)
+        return tuple(listing.moves)
+    if not (state.took_pile and not state.rules.meld_after_taking_pile):
+        for melds in candidates.single_meld_candidates(hand, None, groups):
+            listing.offer(MeldCards(melds), plain=True)
+        for melds in candidates.new_meld_candidates(hand, 0, None, groups):
+            listing.offer(MeldCards(melds))
+        single_ranks: set[tuple[str, str]] = set()
+        for i, m in enumerate(state.melds):
+            if m.owner != seat:
+                continue
+            singles, sets = rules._lay_off_candidates(state, seat, m, groups)
+            if not singles:  # nothing of its rank, no wild card: any hand card, as a lay-off
+                singles = [(c,) for c in dict.fromkeys(hand)]
+            for (c,) in singles:
+                key = (m.rank if not is_wild(c) else "*", c)
+                if key not in single_ranks and listing.offer(LayOff(i, (c,)), plain=True):
+                    single_ranks.add(key)
+            for cards in sets:
+                listing.offer(LayOff(i, cards))
+    if state.took_pile and state.pile_taken:
+        tucked_ranks: set[str] = set()
+        for i, m in enumerate(state.melds):
+            if len(m.cards) < 7 or m.rank in tucked_ranks:
+                continue
+            came = Counter(state.pile_taken)
+            usable = []
+            for c in candidates.round_robin(c for c in hand if natural_rank(c) == m.rank):
+                if came[c] > 0:
+                    came[c] -= 1
+                    usable.append(c)
+            if not usable:
+                continue
+            listed = [listing.offer(Tuck(i, (c,)), plain=True) for c in dict.fromkeys(usable)]
+            listed.append(listing.offer(Tuck(i, tuple(usable)), plain=True))
+            if any(listed):
+                tucked_ranks.add(m.rank)
+            listing.offer(Tuck(i, tuple(usable[:-1])))
+    listing.discards(hand)
+    return tuple(listing.moves)
+
+
+def _skips_a_candidate(state: KanasterState, seat: int) -> bool:
+    """Whether the listing leaves out some candidate ``listed_from_every_candidate`` offers."""
+    hand = state.hands[seat]
+    if state.phase == DRAW:
+        return not rules.pile_block(state, seat) and natural_rank(state.pile[-1]) not in map(natural_rank, hand)
+    if state.took_pile and not state.rules.meld_after_taking_pile:
+        return False
+    fits = {natural_rank(c) for c in hand} | ({"3"} if any(c in ("3C", "3S") for c in hand) else set())
+    return len(hand) <= 3 or any(m.owner == seat and m.rank not in fits and not any(map(is_wild, hand))
+                                 for m in state.melds)
+
+
+@pytest.mark.parametrize("policy", ["random", "first"])
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+def test_the_listing_leaves_out_only_candidates_that_cannot_be_listed(variant, players, policy):
+    """The listing skips candidates that cannot be legal and judges each distinct candidate once:
+    it lists the very moves, in the same order, as offering every candidate every time."""
+    rng = random.Random(f"every-candidate/{variant}/{players}/{policy}")
+    s = E.new_game(players, VARIANTS[variant], f"every-candidate{variant}/{players}/{policy}")
+    compared = skipped = 0
+    while compared < POSITIONS and not s.over:
+        seat = s.current
+        listed = E.legal_moves(s, seat)
+        assert listed == listed_from_every_candidate(s, seat)
+        compared += 1
+        skipped += _skips_a_candidate(s, seat)
+        move = listed[0] if policy == "first" else listed[int(rng.random() * len(listed))]
+        s = E.apply(s, seat, move)
+    assert compared == POSITIONS and skipped > 0  # some positions had candidates to leave out
 
 
 @pytest.mark.parametrize("policy", ["random", "first"])
