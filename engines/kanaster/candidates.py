@@ -43,11 +43,6 @@ def round_robin(cards: Iterable[str]) -> list[str]:
     return out
 
 
-def _round_robin(cards: list[str]) -> list[str]:
-    """``round_robin`` of a list: the list itself when no code is in it twice (most ranks of a hand)."""
-    return cards if len(set(cards)) == len(cards) else round_robin(cards)
-
-
 #: Each card code's group in a hand (``Groups.of``): its rank for a natural card (4 .. ace), ``JOKER``
 #: for a joker, "2" for a 2, ``BLACK_THREE_RANK`` for a black 3; a red 3 has none.
 _GROUP_OF: dict[str, str] = {c: natural_rank(c) or (JOKER if c == JOKER else "2" if is_wild(c) else BLACK_THREE_RANK)
@@ -74,6 +69,7 @@ class Groups:
     worth: dict[str, int] = field(default_factory=dict)  # rank -> card points of its naturals
     wilds: list[str] = field(default_factory=list)  # jokers + twos
     wild_codes: list[str] = field(default_factory=list)  # the distinct codes of ``wilds``, in order
+    distinct: dict[str, int] = field(default_factory=dict)  # rank, "2", "3" -> how many distinct codes
 
     @classmethod
     def of(cls, hand: Sequence[str]) -> Groups:
@@ -88,12 +84,16 @@ class Groups:
                 else:
                     cards.append(c)
         jokers = by.pop(JOKER, [])
-        twos = _round_robin(by.pop("2", []))
-        black = _round_robin(by.pop(BLACK_THREE_RANK, []))
-        naturals = {r: cs if len(cs) < 2 else _round_robin(cs) for r, cs in by.items()}
+        distinct = {g: len(set(cs)) for g, cs in by.items()}
+        # Each group's distinct codes first (``round_robin``), unless no code is in it twice.
+        for g, cs in by.items():
+            if distinct[g] < len(cs):
+                by[g] = round_robin(cs)
+        twos = by.pop("2", [])
+        black = by.pop(BLACK_THREE_RANK, [])
         wilds = jokers + twos
-        return cls(naturals, jokers, twos, black, {r: POINTS[r] * len(cs) for r, cs in naturals.items()},
-                   wilds, list(dict.fromkeys(wilds)) if wilds else wilds)
+        return cls(by, jokers, twos, black, {r: POINTS[r] * len(cs) for r, cs in by.items()},
+                   wilds, list(dict.fromkeys(wilds)) if wilds else wilds, distinct)
 
 
 @dataclass(slots=True)
@@ -208,9 +208,14 @@ def _trim(groups: Groups, melds: list[_Meld], budget: int, top: str | None, rank
     """Drop the cheapest removable cards of ``melds`` (in place) until they use at most ``budget``
     hand cards; False if that is impossible. Each step depends on the melds alone, so trimming to
     a smaller budget goes on from where a larger one stopped."""
+    used = 0  # hand cards the melds use
+    for m in melds:
+        used += m.n + len(m.wild)
+    if used <= budget:
+        return True
     top_rank = natural_rank(top) if top else None
     protected = {rank, top_rank} - {None}
-    while sum(m.n + len(m.wild) for m in melds) > budget:
+    while used > budget:
         options: list[tuple[int, int, _Meld, str | None]] = []
         for m in melds:
             if m.rank == BLACK_THREE_RANK:
@@ -229,11 +234,14 @@ def _trim(groups: Groups, melds: list[_Meld], budget: int, top: str | None, rank
                 m.n -= 1
             else:
                 m.wild.remove(dropped)
+            used -= 1
             continue
         whole = [m for m in melds if m.rank not in protected and not (wild and wild in m.wild)]
         if not whole:
             return False
-        melds.remove(min(whole, key=lambda m: (m.rank == BLACK_THREE_RANK, m.size)))
+        gone = min(whole, key=lambda m: (m.rank == BLACK_THREE_RANK, m.size))
+        melds.remove(gone)
+        used -= gone.n + len(gone.wild)
     return True
 
 
@@ -258,13 +266,16 @@ def write(groups: Groups, melds: Sequence[_Meld], k: int = 0) -> Melds:
 def rotations(groups: Groups, melds: Sequence[_Meld]) -> int:
     """How many rotations show every code of every partly used group."""
     most = 1
+    naturals, distinct = groups.naturals, groups.distinct
     for m in melds:
-        cards = groups.black if m.rank == BLACK_THREE_RANK else groups.naturals[m.rank]
-        if 0 < m.n < len(cards):
-            most = max(most, len(set(cards)))
-    used_twos = sum(1 for m in melds for c in m.wild if c != "JK")
-    if 0 < used_twos < len(groups.twos):
-        most = max(most, len(set(groups.twos)))
+        cards = groups.black if m.rank == BLACK_THREE_RANK else naturals[m.rank]
+        if 0 < m.n < len(cards) and distinct[m.rank] > most:
+            most = distinct[m.rank]
+    twos = groups.twos
+    if twos and distinct["2"] > most:
+        used_twos = sum(1 for m in melds for c in m.wild if c != JOKER)
+        if 0 < used_twos < len(twos):
+            most = distinct["2"]
     return most
 
 
@@ -272,8 +283,8 @@ def new_meld_candidates(hand: Sequence[str], after: int, top: str | None = None,
                         groups: Groups | None = None) -> list[Melds]:
     """Candidate sets of new melds from ``hand`` (with the pile's ``top`` in one of them, ``after``
     pile cards then joining the hand): for no target, every rank, every wild code and the black 3s
-    as targets, the most valuable melds keeping two cards and keeping one (going out). ``groups``:
-    ``Groups.of(hand)``, when the caller has it."""
+    as targets, the most valuable melds keeping two cards and keeping one (going out); each
+    candidate once, where it first comes. ``groups``: ``Groups.of(hand)``, when the caller has it."""
     groups = groups or Groups.of(hand)
     targets: list[tuple[str | None, str | None]] = [(None, None)]  # (rank, wild card) forced in
     targets += [(r, None) for r, cs in groups.naturals.items() if len(cs) >= 2 or natural_rank(top or "") == r]
@@ -282,20 +293,35 @@ def new_meld_candidates(hand: Sequence[str], after: int, top: str | None = None,
     if base is None:
         return []
     # Per target: keeping one card (going out), then, trimming on from there, keeping two; those
-    # keeping two are listed first, as ``build`` for each budget would find them.
+    # keeping two are listed first, as ``build`` for each budget would find them. Several targets
+    # often come to the same melds: a candidate written unrotated determines its melds, and so its
+    # rotations, so the rotations of one written before are not written again.
     held = len(hand) + after
     keep_two: list[Melds] = []
     keep_one: list[Melds] = []
+    seen_one: set[Melds] = set()
+    seen_two: set[Melds] = set()
     for rank, wild in targets:
         for black in (False, True) if len(groups.black) >= 3 else (False,):
             melds = _gather_from(groups, base, rank, wild, black)
             if melds is None or not _trim(groups, melds, held - 1, top, rank, wild):
                 continue
             if melds:
-                keep_one.extend(write(groups, melds, k) for k in range(rotations(groups, melds)))
+                _write_all(groups, melds, keep_one, seen_one)
             if not black and _trim(groups, melds, held - 2, top, rank, wild) and melds:
-                keep_two.extend(write(groups, melds, k) for k in range(rotations(groups, melds)))
-    return keep_two + keep_one
+                _write_all(groups, melds, keep_two, seen_two)
+    return list(dict.fromkeys(keep_two + keep_one))
+
+
+def _write_all(groups: Groups, melds: Sequence[_Meld], out: list[Melds], seen: set[Melds]) -> None:
+    """Append ``melds`` written in every rotation to ``out``, unless they were written to it before
+    (``seen``: the unrotated candidates in ``out``)."""
+    first = write(groups, melds)
+    if first in seen:
+        return
+    seen.add(first)
+    out.append(first)
+    out.extend(write(groups, melds, k) for k in range(1, rotations(groups, melds)))
 
 
 def single_meld_candidates(hand: Sequence[str], top: str | None = None, groups: Groups | None = None

@@ -973,7 +973,7 @@ def _draw_phase(state: KanasterState, seat: int, listing: _Listing) -> None:
             for melds in single_meld_candidates(hand, top, groups):
                 listing.offer(TakePile(melds), plain=True)
             after = _pile_normal_count(state)
-            for melds in dict.fromkeys(new_meld_candidates(hand, after, top, groups)):
+            for melds in new_meld_candidates(hand, after, top, groups):
                 listing.offer(TakePile(melds))
         for i, m in enumerate(state.melds):
             if m.owner == seat and m.rank == rank:
@@ -989,7 +989,7 @@ def _play_phase(state: KanasterState, seat: int, listing: _Listing) -> None:
         if len(hand) > MELD_SIZE:  # a new meld takes three cards and leaves one for the discard
             for melds in single_meld_candidates(hand, None, groups):
                 listing.offer(MeldCards(melds), plain=True)
-            for melds in dict.fromkeys(new_meld_candidates(hand, 0, None, groups)):
+            for melds in new_meld_candidates(hand, 0, None, groups):
                 listing.offer(MeldCards(melds))
         single_ranks: set[tuple[str, str]] = set()
         for i, m in enumerate(state.melds):

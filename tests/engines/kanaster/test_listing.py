@@ -80,10 +80,11 @@ def listed_by_applying(state: KanasterState, seat: int) -> tuple[Move, ...]:
 
 
 def listed_from_every_candidate(state: KanasterState, seat: int) -> tuple[Move, ...]:
-    """The listing as defined, with nothing left out: every candidate the builders write, as often as
-    they write it (several targets of the new melds write the same one), whether or not it could be
-    legal (a take_pile without a hand card of the top card's rank, a new meld from a hand of three
-    cards, each hand card onto a meld whose rank the hand lacks), each judged by ``apply``."""
+    """The listing as defined, with nothing left out: every candidate, as often as it comes (the new
+    melds built for each budget and target from scratch, where several targets write the same
+    candidate), whether or not it could be legal (a take_pile without a hand card of the top card's
+    rank, a new meld from a hand of three cards, each hand card onto a meld whose rank the hand
+    lacks), each judged by ``apply``."""
     listing = _ByApplying(state, seat)
     hand = state.hands[seat]
     groups = candidates.Groups.of(hand)
@@ -95,7 +96,7 @@ def listed_from_every_candidate(state: KanasterState, seat: int) -> tuple[Move, 
             for melds in candidates.single_meld_candidates(hand, top, groups):
                 listing.offer(TakePile(melds), plain=True)
             after = sum(1 for c in state.pile[:-1] if c not in ("3D", "3H"))
-            for melds in candidates.new_meld_candidates(hand, after, top, groups):
+            for melds in _new_melds_by_budget(hand, after, top):
                 listing.offer(TakePile(melds))
             for i, m in enumerate(state.melds):
                 if m.owner == seat and m.rank == natural_rank(top):
@@ -106,7 +107,7 @@ def listed_from_every_candidate(state: KanasterState, seat: int) -> tuple[Move, 
     if not (state.took_pile and not state.rules.meld_after_taking_pile):
         for melds in candidates.single_meld_candidates(hand, None, groups):
             listing.offer(MeldCards(melds), plain=True)
-        for melds in candidates.new_meld_candidates(hand, 0, None, groups):
+        for melds in _new_melds_by_budget(hand, 0, None):
             listing.offer(MeldCards(melds))
         single_ranks: set[tuple[str, str]] = set()
         for i, m in enumerate(state.melds):
@@ -280,8 +281,9 @@ def _new_melds_by_budget(hand: tuple[str, ...], after: int, top: str | None) -> 
 
 @pytest.mark.parametrize("policy", ["random", "first"])
 def test_new_meld_candidates_trimmed_once_per_target_are_those_built_per_budget(policy):
-    """Keeping two cards trims on from where keeping one stopped: the same candidates, in the same
-    order, as building each budget from scratch; in both phases (with the pile's top card)."""
+    """Keeping two cards trims on from where keeping one stopped, and melds written before are not
+    written again: the same candidates, in the same order (each where it first comes), as building
+    each budget from scratch; in both phases (with the pile's top card)."""
     rng = random.Random(f"candidates/{policy}")
     compared = 0
     for n in range(6):
@@ -292,7 +294,8 @@ def test_new_meld_candidates_trimmed_once_per_target_are_those_built_per_budget(
             hand = s.hands[s.current]
             top = s.pile[-1] if s.pile and s.phase == DRAW else None
             after = len(s.pile) - 1 if top else 0
-            assert candidates.new_meld_candidates(hand, after, top) == _new_melds_by_budget(hand, after, top)
+            built = _new_melds_by_budget(hand, after, top)
+            assert candidates.new_meld_candidates(hand, after, top) == list(dict.fromkeys(built))
             compared += 1
             listed = E.legal_moves(s, s.current)
             s = E.apply(s, s.current, listed[0] if policy == "first" else listed[int(rng.random() * len(listed))])
