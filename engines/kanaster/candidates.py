@@ -285,13 +285,21 @@ def new_meld_candidates(hand: Sequence[str], after: int, top: str | None = None,
     pile cards then joining the hand): for no target, every rank, every wild code and the black 3s
     as targets, the most valuable melds keeping two cards and keeping one (going out); each
     candidate once, where it first comes. ``groups``: ``Groups.of(hand)``, when the caller has it."""
+    keep_two, keep_one = new_meld_candidates_by_budget(hand, after, top, groups)
+    return list(dict.fromkeys(keep_two + keep_one))
+
+
+def new_meld_candidates_by_budget(hand: Sequence[str], after: int, top: str | None = None,
+                                  groups: Groups | None = None) -> tuple[list[Melds], list[Melds]]:
+    """``new_meld_candidates`` as (those trimmed to keep two cards or more, those trimmed to keep
+    one), each list without a candidate twice."""
     groups = groups or Groups.of(hand)
     targets: list[tuple[str | None, str | None]] = [(None, None)]  # (rank, wild card) forced in
     targets += [(r, None) for r, cs in groups.naturals.items() if len(cs) >= 2 or natural_rank(top or "") == r]
     targets += [(None, w) for w in groups.wild_codes]
     base = _base(groups, top)
     if base is None:
-        return []
+        return [], []
     # Per target: keeping one card (going out), then, trimming on from there, keeping two; those
     # keeping two are listed first, as ``build`` for each budget would find them. Several targets
     # often come to the same melds: a candidate written unrotated determines its melds, and so its
@@ -310,7 +318,7 @@ def new_meld_candidates(hand: Sequence[str], after: int, top: str | None = None,
                 _write_all(groups, melds, keep_one, seen_one)
             if not black and _trim(groups, melds, held - 2, top, rank, wild) and melds:
                 _write_all(groups, melds, keep_two, seen_two)
-    return list(dict.fromkeys(keep_two + keep_one))
+    return keep_two, keep_one
 
 
 def _write_all(groups: Groups, melds: Sequence[_Meld], out: list[Melds], seen: set[Melds]) -> None:
