@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 
 import pytest
 
@@ -18,9 +19,10 @@ from engines.kanaster import ENGINE as E
 from engines.kanaster import candidates, rules
 from engines.kanaster.melds import is_wild, natural_rank
 from engines.kanaster.moves import Discard, Draw, EndHand, LayOff, MeldCards, TakePile, TakePileLayOff, Tuck
-from engines.kanaster.state import DRAW, KanasterState
+from engines.kanaster.state import DRAW, PLAY, KanasterState
 from tests.playout import playout
 
+from .helpers import position
 from .test_properties import VARIANTS
 
 #: Positions compared per option variant, table size and way of playing.
@@ -243,6 +245,21 @@ def _probes(kind: type[Move], s: KanasterState, cards: list[str], rng: random.Ra
         return [TakePile(((*top, *some(2)),)), TakePile(((*top, *some(3)), some(3)))]
     assert kind is MeldCards
     return [MeldCards((some(3),)), MeldCards((some(4), some(3))), MeldCards(())]
+
+
+def test_a_first_meld_below_the_minimum_is_listed_only_where_going_out_waives_the_minimum():
+    """The listing refuses a first meld that counts fewer points than the minimum before the rest of
+    its check, except where option concealed_exempt_from_minimum waives the minimum: a first meld
+    from the hand that goes out (seeds/kanaster.md section 8)."""
+    hand = ["5C", "5D", "5H", "5S", "5C", "5D", "5H", "9D"]
+    s = position(hands=[hand, ["4C"] * 3], phase=PLAY, max_hands=1)
+    going_out = MeldCards((("5C", "5D", "5H", "5S", "5C", "5D", "5H"),))  # 35 points, a canasta
+    assert going_out not in E.legal_moves(s, 0)
+    free = replace(s, rules=replace(s.rules, concealed_exempt_from_minimum=True))
+    assert going_out in E.legal_moves(free, 0)
+    assert E.legal_moves(free, 0) == listed_from_every_candidate(free, 0)
+    taken = replace(free, took_pile=True)  # no exemption after taking the pile
+    assert going_out not in E.legal_moves(taken, 0)
 
 
 def test_near_going_out_the_listing_by_checks_lists_what_applying_each_candidate_lists():
