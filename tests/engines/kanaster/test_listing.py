@@ -19,7 +19,7 @@ from engines.kanaster import ENGINE as E
 from engines.kanaster import candidates, rules
 from engines.kanaster.melds import is_wild, natural_rank
 from engines.kanaster.moves import Discard, Draw, EndHand, LayOff, MeldCards, TakePile, TakePileLayOff, Tuck
-from engines.kanaster.state import DRAW, PLAY, KanasterState
+from engines.kanaster.state import DRAW, PLAY, KanasterState, Meld
 from tests.playout import playout
 
 from .helpers import position
@@ -260,6 +260,19 @@ def test_a_first_meld_below_the_minimum_is_listed_only_where_going_out_waives_th
     assert E.legal_moves(free, 0) == listed_from_every_candidate(free, 0)
     taken = replace(free, took_pile=True)  # no exemption after taking the pile
     assert going_out not in E.legal_moves(taken, 0)
+
+
+def test_a_going_out_meld_is_listed_after_the_single_melds_showed_every_card():
+    """Once the listed melds show every hand card the new melds' candidates are passed over, but
+    not one that leaves one card while no listed meld does (seeds/kanaster.md section 13)."""
+    hand = ["KC", "KD", "KH", "QC", "QD", "QH", "QS"]
+    canasta = Meld(0, "9", ("9C", "9D", "9H", "9S", "9C", "9D", "9H"))
+    s = position(hands=[hand, ["4C"] * 3], phase=PLAY, melds=[canasta], max_hands=1)
+    listed = E.legal_moves(s, 0)
+    singles = [m for m in listed if isinstance(m, MeldCards) and len(m.melds) == 1]
+    assert {c for m in singles for c in m.melds[0]} == set(hand)
+    assert [m for m in listed if isinstance(m, MeldCards) and _leaves_one(s, 0, m)]
+    assert listed == listed_from_every_candidate(s, 0)
 
 
 def test_near_going_out_the_listing_by_checks_lists_what_applying_each_candidate_lists():
