@@ -15,7 +15,6 @@ that every card code of the rank appears in some candidate.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -30,16 +29,16 @@ Melds = tuple[tuple[str, ...], ...]
 def round_robin(cards: Iterable[str]) -> list[str]:
     """Each distinct code once (in hand order), then the second copies, and so on."""
     cards = list(cards)
-    order = list(dict.fromkeys(cards))
-    if len(order) == len(cards):  # no code twice: the hand order is the answer
+    counts = dict.fromkeys(cards, 0)  # in hand order
+    if len(counts) == len(cards):  # no code twice: the hand order is the answer
         return cards
-    left = Counter(cards)
+    for c in cards:
+        counts[c] += 1
     out: list[str] = []
-    while any(left.values()):
-        for c in order:
-            if left[c]:
-                out.append(c)
-                left[c] -= 1
+    copy = 0
+    while len(out) < len(cards):
+        out.extend(c for c, n in counts.items() if n > copy)
+        copy += 1
     return out
 
 
@@ -59,17 +58,15 @@ def rotated(cards: Sequence[str], k: int) -> list[str]:
 @dataclass(slots=True)
 class Groups:
     """A hand split into natural rank groups, wild cards (jokers first, then 2s) and black 3s; worked
-    out once per listing, with what the candidates ask of it again and again: each rank's card
-    points, the wild cards in order and their distinct codes. Read only, once built."""
+    out once per listing, with what the candidates ask of it again and again: the wild cards in
+    order and their distinct codes. Read only, once built."""
 
     naturals: dict[str, list[str]]
     jokers: list[str]
     twos: list[str]
     black: list[str]
-    worth: dict[str, int] = field(default_factory=dict)  # rank -> card points of its naturals
     wilds: list[str] = field(default_factory=list)  # jokers + twos
     wild_codes: list[str] = field(default_factory=list)  # the distinct codes of ``wilds``, in order
-    distinct: dict[str, int] = field(default_factory=dict)  # rank, "2", "3" -> how many distinct codes
 
     @classmethod
     def of(cls, hand: Sequence[str]) -> Groups:
@@ -84,16 +81,13 @@ class Groups:
                 else:
                     cards.append(c)
         jokers = by.pop(JOKER, [])
-        distinct = {g: len(set(cs)) for g, cs in by.items()}
-        # Each group's distinct codes first (``round_robin``), unless no code is in it twice.
-        for g, cs in by.items():
-            if distinct[g] < len(cs):
+        for g, cs in by.items():  # each group's distinct codes first, where a code is in it twice
+            if len(cs) > 1 and len(set(cs)) < len(cs):
                 by[g] = round_robin(cs)
         twos = by.pop("2", [])
         black = by.pop(BLACK_THREE_RANK, [])
         wilds = jokers + twos
-        return cls(by, jokers, twos, black, {r: POINTS[r] * len(cs) for r, cs in by.items()},
-                   wilds, list(dict.fromkeys(wilds)) if wilds else wilds, distinct)
+        return cls(by, jokers, twos, black, wilds, list(dict.fromkeys(wilds)) if wilds else wilds)
 
 
 @dataclass(slots=True)
@@ -184,8 +178,8 @@ def _gather_from(groups: Groups, base: _Base | None, rank: str | None, wild: str
     focus = (rank, top_rank)
     cfg = {r: _Meld(r, extra, n) for r, extra, n in base.triples}
     if pool and base.pairs:
-        worth = groups.worth
-        for r, extra, n in sorted(base.pairs, key=lambda p: (p[0] not in focus, -worth[p[0]])):
+        # the forced rank first, then by the points of the pair's hand cards
+        for r, extra, n in sorted(base.pairs, key=lambda p: (p[0] not in focus, -POINTS[p[0]] * p[2])):
             if not pool:
                 break
             cfg[r] = _Meld(r, extra, n, [pool.pop(0)])
@@ -266,16 +260,16 @@ def write(groups: Groups, melds: Sequence[_Meld], k: int = 0) -> Melds:
 def rotations(groups: Groups, melds: Sequence[_Meld]) -> int:
     """How many rotations show every code of every partly used group."""
     most = 1
-    naturals, distinct = groups.naturals, groups.distinct
+    naturals = groups.naturals
     for m in melds:
         cards = groups.black if m.rank == BLACK_THREE_RANK else naturals[m.rank]
-        if 0 < m.n < len(cards) and distinct[m.rank] > most:
-            most = distinct[m.rank]
+        if 0 < m.n < len(cards):
+            most = max(most, len(set(cards)))
     twos = groups.twos
-    if twos and distinct["2"] > most:
+    if len(twos) > 1:
         used_twos = sum(1 for m in melds for c in m.wild if c != JOKER)
         if 0 < used_twos < len(twos):
-            most = distinct["2"]
+            most = max(most, len(set(twos)))
     return most
 
 
