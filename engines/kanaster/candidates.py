@@ -147,12 +147,15 @@ def _base(groups: Groups, top: str | None) -> _Base | None:
     triples = []
     pairs = []
     for r, cs in groups.naturals.items():
-        extra = (top,) if r == top_rank and top else ()
-        total = len(cs) + len(extra)
+        n = len(cs)
+        extra: tuple[str, ...] = ()
+        if r == top_rank and top is not None:
+            extra = (top,)
+        total = n + len(extra)
         if total >= 3:
-            triples.append((r, extra, len(cs)))
+            triples.append((r, extra, n))
         elif total == 2:
-            pairs.append((r, extra, len(cs)))
+            pairs.append((r, extra, n))
     return _Base(top_rank, tuple(triples), tuple(pairs))
 
 
@@ -333,20 +336,22 @@ def single_meld_candidates(hand: Sequence[str], top: str | None = None, groups: 
     with the lowest wild card, all naturals filled with wild cards (jokers first). ``groups``:
     ``Groups.of(hand)``, when the caller has it."""
     groups = groups or Groups.of(hand)
-    wilds = groups.twos + groups.jokers  # the lowest first: every 2 counts the same
     high = groups.wilds
+    low = groups.twos[:1] or groups.jokers[:1]  # the lowest wild card: every 2 counts the same
     top_rank = natural_rank(top) if top else None
     extra = (top,) if top else ()
+    given = len(extra)
+    need = 3 - given
+    ranks: Iterable[tuple[str, list[str]]] = groups.naturals.items()
+    if top_rank is not None:
+        ranks = [(top_rank, groups.naturals[top_rank])] if top_rank in groups.naturals else []
     out: list[Melds] = []
-    for r, cs in groups.naturals.items():
-        if top_rank is not None and r != top_rank:
-            continue
-        need = 3 - len(extra)
-        if len(cs) >= need:
-            out.extend(((*extra, *rotated(cs, k)[:need]),) for k in range(0, len(set(cs)), need))
+    for _, cs in ranks:
+        n = len(cs)
+        if n >= need:  # each rotation (``rotated``) that starts a new set of ``need`` codes
+            out.extend(((*extra, *(cs[k:] + cs[:k])[:need]),) for k in range(0, len(set(cs)), need))
             out.append(((*extra, *cs),))
-        if len(cs) + len(extra) >= 2 and wilds:
-            out.append(((*extra, *cs[:2 - len(extra)], wilds[0]),))
-            filled = [*extra, *cs]
-            out.append((tuple(filled + high[:max(0, len(filled) - 1)]),))
+        if low and n + given >= 2:
+            out.append(((*extra, *cs[:2 - given], *low),))
+            out.append(((*extra, *cs, *high[:n + given - 1]),))
     return out
