@@ -288,8 +288,8 @@ def new_meld_candidates(hand: Sequence[str], after: int, top: str | None = None,
 
 def new_meld_candidates_by_budget(hand: Sequence[str], after: int, top: str | None = None,
                                   groups: Groups | None = None) -> tuple[list[Melds], list[Melds]]:
-    """``new_meld_candidates`` as (those trimmed to keep two cards or more, those trimmed to keep
-    one), each list without a candidate twice."""
+    """``new_meld_candidates`` as (those trimmed to keep two cards or more, those trimmed to keep one
+    card that are not among the first), each list without a candidate twice."""
     groups = groups or Groups.of(hand)
     targets: list[tuple[str | None, str | None]] = [(None, None)]  # (rank, wild card) forced in
     targets += [(r, None) for r, cs in groups.naturals.items() if len(cs) >= 2 or natural_rank(top or "") == r]
@@ -311,7 +311,8 @@ def new_meld_candidates_by_budget(hand: Sequence[str], after: int, top: str | No
             melds = _gather_from(groups, base, rank, wild, black)
             if melds is None or not _trim(groups, melds, held - 1, top, rank, wild):
                 continue
-            if melds:
+            # Melds that keep two cards already are the same when trimmed to keep two: written there.
+            if melds and (black or sum(m.n + len(m.wild) for m in melds) > held - 2):
                 _write_all(groups, melds, keep_one, seen_one)
             if not black and _trim(groups, melds, held - 2, top, rank, wild) and melds:
                 _write_all(groups, melds, keep_two, seen_two)
