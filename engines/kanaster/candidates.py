@@ -15,11 +15,13 @@ that every card code of the rank appears in some candidate.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
-from .melds import BLACK_THREE_RANK, card_points, is_black_three, is_wild, natural_rank, points
+from engines.cards import CODES, JOKER
+
+from .melds import BLACK_THREE_RANK, POINTS, RED_THREES, card_points, is_wild, natural_rank
 
 Melds = tuple[tuple[str, ...], ...]
 
@@ -27,17 +29,23 @@ Melds = tuple[tuple[str, ...], ...]
 def round_robin(cards: Iterable[str]) -> list[str]:
     """Each distinct code once (in hand order), then the second copies, and so on."""
     cards = list(cards)
-    order = list(dict.fromkeys(cards))
-    if len(order) == len(cards):  # no code twice: the hand order is the answer
+    counts = dict.fromkeys(cards, 0)  # in hand order
+    if len(counts) == len(cards):  # no code twice: the hand order is the answer
         return cards
-    left = Counter(cards)
+    for c in cards:
+        counts[c] += 1
     out: list[str] = []
-    while any(left.values()):
-        for c in order:
-            if left[c]:
-                out.append(c)
-                left[c] -= 1
+    copy = 0
+    while len(out) < len(cards):
+        out.extend(c for c, n in counts.items() if n > copy)
+        copy += 1
     return out
+
+
+#: Each card code's group in a hand (``Groups.of``): its rank for a natural card (4 .. ace), ``JOKER``
+#: for a joker, "2" for a 2, ``BLACK_THREE_RANK`` for a black 3; a red 3 has none.
+_GROUP_OF: dict[str, str] = {c: natural_rank(c) or (JOKER if c == JOKER else "2" if is_wild(c) else BLACK_THREE_RANK)
+                             for c in CODES if c not in RED_THREES}
 
 
 def rotated(cards: Sequence[str], k: int) -> list[str]:
@@ -47,28 +55,39 @@ def rotated(cards: Sequence[str], k: int) -> list[str]:
     return list(cards[k:]) + list(cards[:k])
 
 
-@dataclass
+@dataclass(slots=True)
 class Groups:
-    """A hand split into natural rank groups, wild cards (jokers first, then 2s) and black 3s."""
+    """A hand split into natural rank groups, wild cards (jokers first, then 2s) and black 3s; worked
+    out once per listing, with what the candidates ask of it again and again: the wild cards in
+    order and their distinct codes. Read only, once built."""
 
     naturals: dict[str, list[str]]
     jokers: list[str]
     twos: list[str]
     black: list[str]
+    wilds: list[str] = field(default_factory=list)  # jokers + twos
+    wild_codes: list[str] = field(default_factory=list)  # the distinct codes of ``wilds``, in order
 
     @classmethod
     def of(cls, hand: Sequence[str]) -> Groups:
-        naturals: dict[str, list[str]] = {}
+        by: dict[str, list[str]] = {}
+        group_of = _GROUP_OF.get
         for c in hand:
-            r = natural_rank(c)
-            if r is not None:
-                naturals.setdefault(r, []).append(c)
-        return cls(
-            {r: round_robin(cs) for r, cs in naturals.items()},
-            [c for c in hand if c == "JK"],
-            round_robin(c for c in hand if is_wild(c) and c != "JK"),
-            round_robin(c for c in hand if is_black_three(c)),
-        )
+            g = group_of(c)
+            if g is not None:
+                cards = by.get(g)
+                if cards is None:
+                    by[g] = [c]
+                else:
+                    cards.append(c)
+        jokers = by.pop(JOKER, [])
+        for g, cs in by.items():  # each group's distinct codes first, where a code is in it twice
+            if len(cs) > 1 and len(set(cs)) < len(cs):
+                by[g] = round_robin(cs)
+        twos = by.pop("2", [])
+        black = by.pop(BLACK_THREE_RANK, [])
+        wilds = jokers + twos
+        return cls(by, jokers, twos, black, wilds, list(dict.fromkeys(wilds)) if wilds else wilds)
 
 
 @dataclass(slots=True)
@@ -108,42 +127,75 @@ def build(
     return melds
 
 
+class _Base(NamedTuple):
+    """What ``_gather`` finds in a hand (with the pile's top card) whatever is forced in: the ranks
+    that make a meld of naturals alone and the pairs that need a wild card, each as (rank, the top
+    card if it joins that rank, naturals from the hand), in the hand's rank order. Worked out once
+    per listing, for every target."""
+
+    top_rank: str | None
+    triples: tuple[tuple[str, tuple[str, ...], int], ...]
+    pairs: tuple[tuple[str, tuple[str, ...], int], ...]
+
+
+def _base(groups: Groups, top: str | None) -> _Base | None:
+    """``groups``' ``_Base`` with ``top``; None when the top card's rank has no card in the hand
+    (no candidate can hold it)."""
+    top_rank = natural_rank(top) if top else None
+    if top_rank and top_rank not in groups.naturals:
+        return None
+    triples = []
+    pairs = []
+    for r, cs in groups.naturals.items():
+        n = len(cs)
+        extra: tuple[str, ...] = ()
+        if r == top_rank and top is not None:
+            extra = (top,)
+        total = n + len(extra)
+        if total >= 3:
+            triples.append((r, extra, n))
+        elif total == 2:
+            pairs.append((r, extra, n))
+    return _Base(top_rank, tuple(triples), tuple(pairs))
+
+
 def _gather(groups: Groups, top: str | None, rank: str | None, wild: str | None, black: bool) -> list[_Meld] | None:
     """``build``'s melds before any card is dropped for the budget; None if impossible."""
-    top_rank = natural_rank(top) if top else None
-    pool = groups.jokers + groups.twos
+    return _gather_from(groups, _base(groups, top), rank, wild, black)
+
+
+def _gather_from(groups: Groups, base: _Base | None, rank: str | None, wild: str | None, black: bool
+                 ) -> list[_Meld] | None:
+    """``_gather`` from the hand's ``_Base``: every rank's naturals as a meld, pairs completed by wild
+    cards (the forced rank first, then by points), the other wild cards where they fit (forced rank
+    first, then the largest), ``wild`` handed out first."""
+    if base is None or (black and len(groups.black) < 3):
+        return None
+    pool = list(groups.wilds)
     if wild is not None:
         if wild not in pool:
             return None
         pool.remove(wild)
         pool.insert(0, wild)
-    cfg: dict[str, _Meld] = {}
-    pairs = []
-    for r, cs in groups.naturals.items():
-        extra = (top,) if r == top_rank and top else ()
-        total = len(cs) + len(extra)
-        if total >= 3:
-            cfg[r] = _Meld(r, extra, len(cs))
-        elif total == 2:
-            pairs.append(r)
-    if top_rank and top_rank not in groups.naturals:
-        return None
-    pairs.sort(key=lambda r: (r not in (rank, top_rank), -points(groups.naturals[r])))
-    for r in pairs:
-        if pool:
-            extra = (top,) if r == top_rank and top else ()
-            cfg[r] = _Meld(r, extra, len(groups.naturals[r]), [pool.pop(0)])
-    for m in sorted(cfg.values(), key=lambda m: (m.rank not in (rank, top_rank), -m.naturals)):
-        while pool and len(m.wild) < m.naturals - 1:
-            m.wild.append(pool.pop(0))
+    top_rank = base.top_rank
+    focus = (rank, top_rank)
+    cfg = {r: _Meld(r, extra, n) for r, extra, n in base.triples}
+    if pool and base.pairs:
+        # the forced rank first, then by the points of the pair's hand cards
+        for r, extra, n in sorted(base.pairs, key=lambda p: (p[0] not in focus, -POINTS[p[0]] * p[2])):
+            if not pool:
+                break
+            cfg[r] = _Meld(r, extra, n, [pool.pop(0)])
+    if pool:
+        for m in sorted(cfg.values(), key=lambda m: (m.rank not in focus, -m.n - len(m.extra))):
+            while pool and len(m.wild) < m.n + len(m.extra) - 1:
+                m.wild.append(pool.pop(0))
     if (rank is not None and rank not in cfg) or (top_rank is not None and top_rank not in cfg):
         return None
     if wild is not None and not any(wild in m.wild for m in cfg.values()):
         return None
     melds = list(cfg.values())
     if black:
-        if len(groups.black) < 3:
-            return None
         melds.append(_Meld(BLACK_THREE_RANK, (), len(groups.black)))
     return melds
 
@@ -153,9 +205,14 @@ def _trim(groups: Groups, melds: list[_Meld], budget: int, top: str | None, rank
     """Drop the cheapest removable cards of ``melds`` (in place) until they use at most ``budget``
     hand cards; False if that is impossible. Each step depends on the melds alone, so trimming to
     a smaller budget goes on from where a larger one stopped."""
+    used = 0  # hand cards the melds use
+    for m in melds:
+        used += m.n + len(m.wild)
+    if used <= budget:
+        return True
     top_rank = natural_rank(top) if top else None
     protected = {rank, top_rank} - {None}
-    while sum(m.n + len(m.wild) for m in melds) > budget:
+    while used > budget:
         options: list[tuple[int, int, _Meld, str | None]] = []
         for m in melds:
             if m.rank == BLACK_THREE_RANK:
@@ -174,11 +231,14 @@ def _trim(groups: Groups, melds: list[_Meld], budget: int, top: str | None, rank
                 m.n -= 1
             else:
                 m.wild.remove(dropped)
+            used -= 1
             continue
         whole = [m for m in melds if m.rank not in protected and not (wild and wild in m.wild)]
         if not whole:
             return False
-        melds.remove(min(whole, key=lambda m: (m.rank == BLACK_THREE_RANK, m.size)))
+        gone = min(whole, key=lambda m: (m.rank == BLACK_THREE_RANK, m.size))
+        melds.remove(gone)
+        used -= gone.n + len(gone.wild)
     return True
 
 
@@ -203,13 +263,16 @@ def write(groups: Groups, melds: Sequence[_Meld], k: int = 0) -> Melds:
 def rotations(groups: Groups, melds: Sequence[_Meld]) -> int:
     """How many rotations show every code of every partly used group."""
     most = 1
+    naturals = groups.naturals
     for m in melds:
-        cards = groups.black if m.rank == BLACK_THREE_RANK else groups.naturals[m.rank]
+        cards = groups.black if m.rank == BLACK_THREE_RANK else naturals[m.rank]
         if 0 < m.n < len(cards):
             most = max(most, len(set(cards)))
-    used_twos = sum(1 for m in melds for c in m.wild if c != "JK")
-    if 0 < used_twos < len(groups.twos):
-        most = max(most, len(set(groups.twos)))
+    twos = groups.twos
+    if len(twos) > 1:
+        used_twos = sum(1 for m in melds for c in m.wild if c != JOKER)
+        if 0 < used_twos < len(twos):
+            most = max(most, len(set(twos)))
     return most
 
 
@@ -217,27 +280,54 @@ def new_meld_candidates(hand: Sequence[str], after: int, top: str | None = None,
                         groups: Groups | None = None) -> list[Melds]:
     """Candidate sets of new melds from ``hand`` (with the pile's ``top`` in one of them, ``after``
     pile cards then joining the hand): for no target, every rank, every wild code and the black 3s
-    as targets, the most valuable melds keeping two cards and keeping one (going out). ``groups``:
-    ``Groups.of(hand)``, when the caller has it."""
+    as targets, the most valuable melds keeping two cards and keeping one (going out); each
+    candidate once, where it first comes. ``groups``: ``Groups.of(hand)``, when the caller has it."""
+    keep_two, keep_one = new_meld_candidates_by_budget(hand, after, top, groups)
+    return list(dict.fromkeys(keep_two + keep_one))
+
+
+def new_meld_candidates_by_budget(hand: Sequence[str], after: int, top: str | None = None,
+                                  groups: Groups | None = None) -> tuple[list[Melds], list[Melds]]:
+    """``new_meld_candidates`` as (those trimmed to keep two cards or more, those trimmed to keep one
+    card that are not among the first), each list without a candidate twice."""
     groups = groups or Groups.of(hand)
     targets: list[tuple[str | None, str | None]] = [(None, None)]  # (rank, wild card) forced in
     targets += [(r, None) for r, cs in groups.naturals.items() if len(cs) >= 2 or natural_rank(top or "") == r]
-    targets += [(None, w) for w in dict.fromkeys(groups.jokers + groups.twos)]
+    targets += [(None, w) for w in groups.wild_codes]
+    base = _base(groups, top)
+    if base is None:
+        return [], []
     # Per target: keeping one card (going out), then, trimming on from there, keeping two; those
-    # keeping two are listed first, as ``build`` for each budget would find them.
+    # keeping two are listed first, as ``build`` for each budget would find them. Several targets
+    # often come to the same melds: a candidate written unrotated determines its melds, and so its
+    # rotations, so the rotations of one written before are not written again.
     held = len(hand) + after
     keep_two: list[Melds] = []
     keep_one: list[Melds] = []
+    seen_one: set[Melds] = set()
+    seen_two: set[Melds] = set()
     for rank, wild in targets:
         for black in (False, True) if len(groups.black) >= 3 else (False,):
-            melds = _gather(groups, top, rank, wild, black)
+            melds = _gather_from(groups, base, rank, wild, black)
             if melds is None or not _trim(groups, melds, held - 1, top, rank, wild):
                 continue
-            if melds:
-                keep_one.extend(write(groups, melds, k) for k in range(rotations(groups, melds)))
+            # Melds that keep two cards already are the same when trimmed to keep two: written there.
+            if melds and (black or sum(m.n + len(m.wild) for m in melds) > held - 2):
+                _write_all(groups, melds, keep_one, seen_one)
             if not black and _trim(groups, melds, held - 2, top, rank, wild) and melds:
-                keep_two.extend(write(groups, melds, k) for k in range(rotations(groups, melds)))
-    return keep_two + keep_one
+                _write_all(groups, melds, keep_two, seen_two)
+    return keep_two, keep_one
+
+
+def _write_all(groups: Groups, melds: Sequence[_Meld], out: list[Melds], seen: set[Melds]) -> None:
+    """Append ``melds`` written in every rotation to ``out``, unless they were written to it before
+    (``seen``: the unrotated candidates in ``out``)."""
+    first = write(groups, melds)
+    if first in seen:
+        return
+    seen.add(first)
+    out.append(first)
+    out.extend(write(groups, melds, k) for k in range(1, rotations(groups, melds)))
 
 
 def single_meld_candidates(hand: Sequence[str], top: str | None = None, groups: Groups | None = None
@@ -247,20 +337,22 @@ def single_meld_candidates(hand: Sequence[str], top: str | None = None, groups: 
     with the lowest wild card, all naturals filled with wild cards (jokers first). ``groups``:
     ``Groups.of(hand)``, when the caller has it."""
     groups = groups or Groups.of(hand)
-    wilds = sorted(groups.twos, key=card_points) + groups.jokers
-    high = groups.jokers + groups.twos
+    high = groups.wilds
+    low = groups.twos[:1] or groups.jokers[:1]  # the lowest wild card: every 2 counts the same
     top_rank = natural_rank(top) if top else None
     extra = (top,) if top else ()
+    given = len(extra)
+    need = 3 - given
+    ranks: Iterable[tuple[str, list[str]]] = groups.naturals.items()
+    if top_rank is not None:
+        ranks = [(top_rank, groups.naturals[top_rank])] if top_rank in groups.naturals else []
     out: list[Melds] = []
-    for r, cs in groups.naturals.items():
-        if top_rank is not None and r != top_rank:
-            continue
-        need = 3 - len(extra)
-        if len(cs) >= need:
-            out.extend(((*extra, *rotated(cs, k)[:need]),) for k in range(0, len(set(cs)), need))
+    for _, cs in ranks:
+        n = len(cs)
+        if n >= need:  # each rotation (``rotated``) that starts a new set of ``need`` codes
+            out.extend(((*extra, *(cs[k:] + cs[:k])[:need]),) for k in range(0, len(set(cs)), need))
             out.append(((*extra, *cs),))
-        if len(cs) + len(extra) >= 2 and wilds:
-            out.append(((*extra, *cs[:2 - len(extra)], wilds[0]),))
-            filled = [*extra, *cs]
-            out.append((tuple(filled + high[:max(0, len(filled) - 1)]),))
+        if low and n + given >= 2:
+            out.append(((*extra, *cs[:2 - given], *low),))
+            out.append(((*extra, *cs, *high[:n + given - 1]),))
     return out

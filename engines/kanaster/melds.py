@@ -22,6 +22,8 @@ RED_THREES = frozenset({"3D", "3H"})
 BLACK_THREES = frozenset({"3C", "3S"})
 BLACK_THREE_RANK = "3"
 CANASTA_SIZE = 7
+#: The fewest cards of a new meld.
+MELD_SIZE = 3
 RED_THREE_VALUE = 100
 
 #: The card table the original rules refer to but leave out ("gemäss obiger Tabelle"): the standard
@@ -122,7 +124,7 @@ def meld_rank(cards: Sequence[str]) -> str:
     (whether they may be melded now is the caller's question); otherwise exactly one natural
     rank and strictly fewer wild cards than natural cards.
     """
-    if len(cards) < 3:
+    if len(cards) < MELD_SIZE:
         raise IllegalMove("meld_too_small", "a meld needs at least three cards")
     if not RED_THREES.isdisjoint(cards):
         raise IllegalMove("red_three_not_meldable", "red 3s are laid out, never melded")

@@ -11,7 +11,7 @@ cards the mover then holds) is all it asks of a candidate.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import chain
 from typing import Any, NamedTuple
 
@@ -20,10 +20,11 @@ from engines.core import Event, IllegalMove, InvalidOptions, Move, Result, deal_
 from engines.core import evolve as replace
 
 from . import events
-from .candidates import Groups, new_meld_candidates, round_robin, single_meld_candidates
+from .candidates import Groups, Melds, new_meld_candidates_by_budget, round_robin, single_meld_candidates
 from .melds import (
     BLACK_THREE_RANK,
     CANASTA_SIZE,
+    MELD_SIZE,
     RED_THREES,
     held_without,
     is_black_three,
@@ -413,7 +414,7 @@ def _pile_rest(state: KanasterState) -> tuple[tuple[str, ...], tuple[str, ...]]:
 def _pile_normal_count(state: KanasterState) -> int:
     """How many cards of the pile under its top card would go into the hand (all but red 3s)."""
     rest = state.pile[:-1]
-    return len(rest) - sum(1 for c in rest if c in RED_THREES)
+    return len(rest) - sum(map(rest.count, RED_THREES))
 
 
 # --- moves (section 5) ------------------------------------------------------------------------
@@ -863,6 +864,14 @@ class _Listing:
         self.moves: dict[Move, None] = {}
         self.shown: dict[str, set[str]] = {}  # per kind of move, the cards its listed moves show
         self.going_out: set[str] = set()
+        # A first meld of the hand (``meld``, ``take_pile``) needs this many points (0: the mover has
+        # melded): ``_check_minimum``, asked of a candidate before the rest of its check.
+        self.minimum = 0 if has_melded(state, seat) else minimum_meld(state.scores[seat], state.rules)
+        # Candidates offered and not listed: True when the rules refuse them. The listing only grows
+        # what a candidate is compared with (the cards shown, the kinds going out), so one passed
+        # over stays passed over, and one refused stays refused: several targets of the new melds
+        # write the same candidate, and it is judged once.
+        self.refused: dict[Move, bool] = {}
 
     def held_after(self, move: Move) -> int | None:
         """None when the rules refuse ``move``; else how many cards the mover holds after it while
@@ -876,6 +885,9 @@ class _Listing:
     def offer(self, move: Move, plain: bool = False) -> bool:
         if move in self.moves:
             return True
+        refused = self.refused.get(move)
+        if refused is not None and (refused or not plain):
+            return False
         kind = move.type
         cards = _cards_of(move)
         shown = self.shown.get(kind)
@@ -885,9 +897,11 @@ class _Listing:
         # A candidate that shows no new card is listed only if it leaves one card, the first of its
         # kind to: when it could not, whether it is legal does not matter.
         if not plain and known and (kind in self.going_out or _held_if_legal(self.state, self.seat, move) != 1):
+            self.refused[move] = False
             return False
-        held = self.held_after(move)
+        held = None if self.below_minimum(move, cards) else self.held_after(move)
         if held is None:
+            self.refused[move] = True
             return False
         out = held == 1
         if plain or not known or (out and kind not in self.going_out):
@@ -896,7 +910,41 @@ class _Listing:
             if out:
                 self.going_out.add(kind)
             return True
+        self.refused[move] = False
         return False
+
+    def below_minimum(self, move: Move, cards: Sequence[str]) -> bool:
+        """Whether ``move``, a first meld of the hand, counts fewer points than the minimum, so
+        that its check refuses it whatever else it asks (``_check_meld``, ``_check_take_pile``;
+        a meld that leaves one card may be exempt by option); a candidate's cards are hand cards
+        and the pile's top card, all with card points."""
+        if not self.minimum or not isinstance(move, MeldCards | TakePile):
+            return False
+        state = self.state
+        if (isinstance(move, MeldCards) and state.rules.concealed_exempt_from_minimum and not state.took_pile
+                and len(state.hands[self.seat]) - len(cards) == 1):
+            return False
+        return points(cards) < self.minimum
+
+    def new_melds(self, kind: type[MeldCards] | type[TakePile], candidates: tuple[list[Melds], list[Melds]],
+                  cards: Iterable[str]) -> None:
+        """Offer the new melds' candidates (``new_meld_candidates_by_budget``: those that keep two
+        cards or more, then those that keep one) as moves of ``kind``. A candidate that shows no
+        new card is listed only when it leaves one card, the first of its kind to; so once the
+        listed moves of the kind show every card a candidate can hold (``cards``), none of those
+        that keep two can be listed, nor any at all once one of the kind leaves one card, and the
+        rest are not offered."""
+        keep_two, keep_one = candidates
+        every = set(cards)
+        shown = self.shown.setdefault(kind.type, set())
+        for melds in keep_two:
+            if len(shown) >= len(every) and shown >= every:
+                break
+            self.offer(kind(melds))
+        for melds in keep_one:
+            if kind.type in self.going_out and len(shown) >= len(every) and shown >= every:
+                break
+            self.offer(kind(melds))
 
     def discards(self, hand: Sequence[str]) -> None:
         """Every distinct card of the mover's hand as a discard, in hand order, each as ``offer``
@@ -924,12 +972,16 @@ def _lay_off_candidates(state: KanasterState, seat: int, meld: Meld, groups: Gro
     if meld.rank == BLACK_THREE_RANK:
         naturals = [c for c in hand if is_black_three(c)]
         wilds: list[str] = []
+        codes = list(dict.fromkeys(naturals))
     else:
         naturals = groups.naturals.get(meld.rank, [])
-        wilds = groups.jokers + groups.twos
-    singles: list[tuple[str, ...]] = [(c,) for c in dict.fromkeys(naturals + wilds)]
-    nat = len(meld.cards) - wild_count(meld.cards) + len(naturals)
-    room = max(0, nat - 1 - wild_count(meld.cards))
+        wilds = groups.wilds
+        if not naturals and not wilds:
+            return [], []
+        codes = [*dict.fromkeys(naturals), *groups.wild_codes]
+    singles: list[tuple[str, ...]] = [(c,) for c in codes]
+    wild = wild_count(meld.cards)
+    room = max(0, len(meld.cards) - 2 * wild + len(naturals) - 1)
     sets: list[tuple[str, ...]] = []
     if len(naturals) > 1:
         sets.append(tuple(naturals))
@@ -940,7 +992,7 @@ def _lay_off_candidates(state: KanasterState, seat: int, meld: Meld, groups: Gro
         if naturals and room:
             sets.append(tuple(naturals[1:] + wilds[:room]))
     if room:
-        sets.extend((*naturals, w) for w in dict.fromkeys(wilds))
+        sets.extend((*naturals, w) for w in (groups.wild_codes if wilds else ()))
     return singles, [s for s in sets if s]
 
 
@@ -950,13 +1002,14 @@ def _draw_phase(state: KanasterState, seat: int, listing: _Listing) -> None:
     if not pile_block(state, seat):
         top = state.pile[-1]
         hand = state.hands[seat]
-        groups = Groups.of(hand)
-        for melds in single_meld_candidates(hand, top, groups):
-            listing.offer(TakePile(melds), plain=True)
-        after = len(_pile_rest(state)[0])
-        for melds in new_meld_candidates(hand, after, top, groups):
-            listing.offer(TakePile(melds))
         rank = natural_rank(top)
+        # Every candidate melds the top card with hand cards of its rank: none without one.
+        if rank in map(natural_rank, hand):
+            groups = Groups.of(hand)
+            for melds in single_meld_candidates(hand, top, groups):
+                listing.offer(TakePile(melds), plain=True)
+            after = _pile_normal_count(state)
+            listing.new_melds(TakePile, new_meld_candidates_by_budget(hand, after, top, groups), (*hand, top))
         for i, m in enumerate(state.melds):
             if m.owner == seat and m.rank == rank:
                 listing.offer(TakePileLayOff(i), plain=True)
@@ -968,10 +1021,10 @@ def _play_phase(state: KanasterState, seat: int, listing: _Listing) -> None:
     hand = state.hands[seat]
     if not (state.took_pile and not state.rules.meld_after_taking_pile):
         groups = Groups.of(hand)
-        for melds in single_meld_candidates(hand, None, groups):
-            listing.offer(MeldCards(melds), plain=True)
-        for melds in new_meld_candidates(hand, 0, None, groups):
-            listing.offer(MeldCards(melds))
+        if len(hand) > MELD_SIZE:  # a new meld takes three cards and leaves one for the discard
+            for melds in single_meld_candidates(hand, None, groups):
+                listing.offer(MeldCards(melds), plain=True)
+            listing.new_melds(MeldCards, new_meld_candidates_by_budget(hand, 0, None, groups), hand)
         single_ranks: set[tuple[str, str]] = set()
         for i, m in enumerate(state.melds):
             if m.owner != seat:

@@ -8,18 +8,21 @@ play (the latter reaches the large tables and hands of long matches).
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 
 import pytest
 
 from engines.core import IllegalMove, Move
 from engines.kanaster import ENGINE as E
 from engines.kanaster import candidates, rules
-from engines.kanaster.melds import natural_rank
+from engines.kanaster.melds import is_wild, natural_rank
 from engines.kanaster.moves import Discard, Draw, EndHand, LayOff, MeldCards, TakePile, TakePileLayOff, Tuck
-from engines.kanaster.state import DRAW, KanasterState
+from engines.kanaster.state import DRAW, PLAY, KanasterState, Meld
 from tests.playout import playout
 
+from .helpers import position
 from .test_properties import VARIANTS
 
 #: Positions compared per option variant, table size and way of playing.
@@ -76,6 +79,103 @@ def listed_by_applying(state: KanasterState, seat: int) -> tuple[Move, ...]:
     else:
         rules._play_phase(state, seat, listing)
     return tuple(listing.moves)
+
+
+def listed_from_every_candidate(state: KanasterState, seat: int) -> tuple[Move, ...]:
+    """The listing as defined, with nothing left out: every candidate, as often as it comes (the new
+    melds built for each budget and target from scratch, where several targets write the same
+    candidate), whether or not it could be legal (a take_pile without a hand card of the top card's
+    rank, a new meld from a hand of three cards, each hand card onto a meld whose rank the hand
+    lacks), each judged by ``apply``."""
+    listing = _ByApplying(state, seat)
+    hand = state.hands[seat]
+    groups = candidates.Groups.of(hand)
+    if state.phase == DRAW:
+        if state.talon:
+            listing.offer(Draw(), plain=True)
+        if not rules.pile_block(state, seat):
+            top = state.pile[-1]
+            for melds in candidates.single_meld_candidates(hand, top, groups):
+                listing.offer(TakePile(melds), plain=True)
+            after = sum(1 for c in state.pile[:-1] if c not in ("3D", "3H"))
+            for melds in _new_melds_by_budget(hand, after, top):
+                listing.offer(TakePile(melds))
+            for i, m in enumerate(state.melds):
+                if m.owner == seat and m.rank == natural_rank(top):
+                    listing.offer(TakePileLayOff(i), plain=True)
+        if not state.talon:
+            listing.offer(EndHand(), plain=True)
+        return tuple(listing.moves)
+    if not (state.took_pile and not state.rules.meld_after_taking_pile):
+        for melds in candidates.single_meld_candidates(hand, None, groups):
+            listing.offer(MeldCards(melds), plain=True)
+        for melds in _new_melds_by_budget(hand, 0, None):
+            listing.offer(MeldCards(melds))
+        single_ranks: set[tuple[str, str]] = set()
+        for i, m in enumerate(state.melds):
+            if m.owner != seat:
+                continue
+            singles, sets = rules._lay_off_candidates(state, seat, m, groups)
+            if not singles:  # nothing of its rank, no wild card: any hand card, as a lay-off
+                singles = [(c,) for c in dict.fromkeys(hand)]
+            for (c,) in singles:
+                key = (m.rank if not is_wild(c) else "*", c)
+                if key not in single_ranks and listing.offer(LayOff(i, (c,)), plain=True):
+                    single_ranks.add(key)
+            for cards in sets:
+                listing.offer(LayOff(i, cards))
+    if state.took_pile and state.pile_taken:
+        tucked_ranks: set[str] = set()
+        for i, m in enumerate(state.melds):
+            if len(m.cards) < 7 or m.rank in tucked_ranks:
+                continue
+            came = Counter(state.pile_taken)
+            usable = []
+            for c in candidates.round_robin(c for c in hand if natural_rank(c) == m.rank):
+                if came[c] > 0:
+                    came[c] -= 1
+                    usable.append(c)
+            if not usable:
+                continue
+            listed = [listing.offer(Tuck(i, (c,)), plain=True) for c in dict.fromkeys(usable)]
+            listed.append(listing.offer(Tuck(i, tuple(usable)), plain=True))
+            if any(listed):
+                tucked_ranks.add(m.rank)
+            listing.offer(Tuck(i, tuple(usable[:-1])))
+    listing.discards(hand)
+    return tuple(listing.moves)
+
+
+def _skips_a_candidate(state: KanasterState, seat: int) -> bool:
+    """Whether the listing leaves out some candidate ``listed_from_every_candidate`` offers."""
+    hand = state.hands[seat]
+    if state.phase == DRAW:
+        return not rules.pile_block(state, seat) and natural_rank(state.pile[-1]) not in map(natural_rank, hand)
+    if state.took_pile and not state.rules.meld_after_taking_pile:
+        return False
+    fits = {natural_rank(c) for c in hand} | ({"3"} if any(c in ("3C", "3S") for c in hand) else set())
+    return len(hand) <= 3 or any(m.owner == seat and m.rank not in fits and not any(map(is_wild, hand))
+                                 for m in state.melds)
+
+
+@pytest.mark.parametrize("policy", ["random", "first"])
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+def test_the_listing_leaves_out_only_candidates_that_cannot_be_listed(variant, players, policy):
+    """The listing skips candidates that cannot be legal and judges each distinct candidate once:
+    it lists the very moves, in the same order, as offering every candidate every time."""
+    rng = random.Random(f"every-candidate/{variant}/{players}/{policy}")
+    s = E.new_game(players, VARIANTS[variant], f"every-candidate{variant}/{players}/{policy}")
+    compared = skipped = 0
+    while compared < POSITIONS and not s.over:
+        seat = s.current
+        listed = E.legal_moves(s, seat)
+        assert listed == listed_from_every_candidate(s, seat)
+        compared += 1
+        skipped += _skips_a_candidate(s, seat)
+        move = listed[0] if policy == "first" else listed[int(rng.random() * len(listed))]
+        s = E.apply(s, seat, move)
+    assert compared == POSITIONS and skipped > 0  # some positions had candidates to leave out
 
 
 @pytest.mark.parametrize("policy", ["random", "first"])
@@ -147,6 +247,34 @@ def _probes(kind: type[Move], s: KanasterState, cards: list[str], rng: random.Ra
     return [MeldCards((some(3),)), MeldCards((some(4), some(3))), MeldCards(())]
 
 
+def test_a_first_meld_below_the_minimum_is_listed_only_where_going_out_waives_the_minimum():
+    """The listing refuses a first meld that counts fewer points than the minimum before the rest of
+    its check, except where option concealed_exempt_from_minimum waives the minimum: a first meld
+    from the hand that goes out (seeds/kanaster.md section 8)."""
+    hand = ["5C", "5D", "5H", "5S", "5C", "5D", "5H", "9D"]
+    s = position(hands=[hand, ["4C"] * 3], phase=PLAY, max_hands=1)
+    going_out = MeldCards((("5C", "5D", "5H", "5S", "5C", "5D", "5H"),))  # 35 points, a canasta
+    assert going_out not in E.legal_moves(s, 0)
+    free = replace(s, rules=replace(s.rules, concealed_exempt_from_minimum=True))
+    assert going_out in E.legal_moves(free, 0)
+    assert E.legal_moves(free, 0) == listed_from_every_candidate(free, 0)
+    taken = replace(free, took_pile=True)  # no exemption after taking the pile
+    assert going_out not in E.legal_moves(taken, 0)
+
+
+def test_a_going_out_meld_is_listed_after_the_single_melds_showed_every_card():
+    """Once the listed melds show every hand card the new melds' candidates are passed over, but
+    not one that leaves one card while no listed meld does (seeds/kanaster.md section 13)."""
+    hand = ["KC", "KD", "KH", "QC", "QD", "QH", "QS"]
+    canasta = Meld(0, "9", ("9C", "9D", "9H", "9S", "9C", "9D", "9H"))
+    s = position(hands=[hand, ["4C"] * 3], phase=PLAY, melds=[canasta], max_hands=1)
+    listed = E.legal_moves(s, 0)
+    singles = [m for m in listed if isinstance(m, MeldCards) and len(m.melds) == 1]
+    assert {c for m in singles for c in m.melds[0]} == set(hand)
+    assert [m for m in listed if isinstance(m, MeldCards) and _leaves_one(s, 0, m)]
+    assert listed == listed_from_every_candidate(s, 0)
+
+
 def test_near_going_out_the_listing_by_checks_lists_what_applying_each_candidate_lists():
     """Where a candidate's one card left decides whether it is listed: the play phase with a
     short hand, over random play of every table size (the positions that reach going out)."""
@@ -183,8 +311,9 @@ def _new_melds_by_budget(hand: tuple[str, ...], after: int, top: str | None) -> 
 
 @pytest.mark.parametrize("policy", ["random", "first"])
 def test_new_meld_candidates_trimmed_once_per_target_are_those_built_per_budget(policy):
-    """Keeping two cards trims on from where keeping one stopped: the same candidates, in the same
-    order, as building each budget from scratch; in both phases (with the pile's top card)."""
+    """Keeping two cards trims on from where keeping one stopped, and melds written before are not
+    written again: the same candidates, in the same order (each where it first comes), as building
+    each budget from scratch; in both phases (with the pile's top card)."""
     rng = random.Random(f"candidates/{policy}")
     compared = 0
     for n in range(6):
@@ -195,7 +324,8 @@ def test_new_meld_candidates_trimmed_once_per_target_are_those_built_per_budget(
             hand = s.hands[s.current]
             top = s.pile[-1] if s.pile and s.phase == DRAW else None
             after = len(s.pile) - 1 if top else 0
-            assert candidates.new_meld_candidates(hand, after, top) == _new_melds_by_budget(hand, after, top)
+            built = _new_melds_by_budget(hand, after, top)
+            assert candidates.new_meld_candidates(hand, after, top) == list(dict.fromkeys(built))
             compared += 1
             listed = E.legal_moves(s, s.current)
             s = E.apply(s, s.current, listed[0] if policy == "first" else listed[int(rng.random() * len(listed))])
