@@ -164,10 +164,10 @@ def _store_calls(store, monkeypatch: pytest.MonkeyPatch) -> list[str]:
         name = getattr(fn, "__name__", "")
         if name == "_run":
             calls.append(scripts.get(id(args[0]), "other"))
-        elif name == "execute_command" and args[0] == "HMGET":
-            calls.append("read")
+        elif name in ("_send", "execute_command") and args[:1] == ("HMGET",):
+            calls.append("read" if "p" in args else "load")
         else:
-            calls.append("load" if name == "hmget" else "other")
+            calls.append("other")
         return real(fn, *args, **kw)
 
     monkeypatch.setattr(store, "_call", counted)

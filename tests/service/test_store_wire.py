@@ -1,0 +1,65 @@
+"""The store's own packing of a command (``service.store._pack``) writes the bytes redis-py writes for
+the same arguments, and a command sent that way answers what the client answers."""
+
+from __future__ import annotations
+
+import pytest
+import redis
+
+from service.store import RedisStore, _pack
+
+
+def _redis_py_packed(args: tuple) -> bytes:
+    return b"".join(redis.Connection().pack_command(*args))
+
+
+@pytest.mark.parametrize("args", [
+    ("HMGET", "cardtable:game:{g}", "v", "s", "p"),
+    ("EVALSHA", "0" * 40, 2, "k1", "k2", 0, -7, 10**15, b"", "", "Grüße \u2603", b"\x00\xff\r\n" * 3000),
+])
+def test_a_command_is_packed_as_redis_py_packs_it(args: tuple) -> None:
+    assert _pack(args) == _redis_py_packed(args)
+
+
+@pytest.mark.parametrize("odd", [1.5, None, True, ["a"]])
+def test_only_bytes_text_and_whole_numbers_are_packed(odd) -> None:
+    with pytest.raises(TypeError):
+        _pack(("SET", "k", odd))
+
+
+def test_a_command_sent_by_the_store_answers_what_the_client_answers(redis_server) -> None:
+    client = redis.Redis.from_url(redis_server.url)
+    store = RedisStore(client)
+    client.hset("cardtable:game:{wire}", mapping={"v": 3, "s": b"\x00snapshot\xff"})
+    assert store._send("HMGET", "cardtable:game:{wire}", "v", "s", "p") == client.hmget(
+        "cardtable:game:{wire}", ["v", "s", "p"]) == [b"3", b"\x00snapshot\xff", None]
+    with pytest.raises(redis.exceptions.ResponseError):
+        store._send("HMGET")  # an error answer is raised, and the connection goes on
+    assert store._send("HMGET", "cardtable:game:{wire}", "v") == [b"3"]
+
+
+def test_a_connection_that_breaks_is_tried_once_more_and_a_timeout_never(redis_server, monkeypatch) -> None:
+    """As the client's own Retry: a broken connection (the server closed it between the pool's check
+    and the read) is tried again at once, on a fresh connection; a second break, or a timeout, is
+    the caller's."""
+    client = redis.Redis.from_url(redis_server.url)
+    store = RedisStore(client)
+    real = redis.Connection.send_packed_command
+    failures: list[type[Exception]] = []
+
+    def send_packed_command(self, command, *args, **kw):
+        if failures and any(b"cardtable:game:{gone}" in bytes(part) for part in command):  # not the handshake's
+            self.disconnect()
+            raise failures.pop(0)("broken on the way")
+        return real(self, command, *args, **kw)
+
+    monkeypatch.setattr(redis.Connection, "send_packed_command", send_packed_command)
+    failures[:] = [redis.exceptions.ConnectionError]
+    assert store._send("HMGET", "cardtable:game:{gone}", "v") == [None] and not failures
+    failures[:] = [redis.exceptions.ConnectionError] * 2
+    with pytest.raises(redis.exceptions.ConnectionError):
+        store._send("HMGET", "cardtable:game:{gone}", "v")
+    failures[:] = [redis.exceptions.TimeoutError]
+    with pytest.raises(redis.exceptions.TimeoutError):
+        store._send("HMGET", "cardtable:game:{gone}", "v")
+    assert store._send("HMGET", "cardtable:game:{gone}", "v") == [None]  # the pool goes on
