@@ -63,3 +63,17 @@ def test_a_connection_that_breaks_is_tried_once_more_and_a_timeout_never(redis_s
     with pytest.raises(redis.exceptions.TimeoutError):
         store._send("HMGET", "cardtable:game:{gone}", "v")
     assert store._send("HMGET", "cardtable:game:{gone}", "v") == [None]  # the pool goes on
+
+
+def test_the_store_keeps_its_own_connections_and_a_forked_process_none_of_its_parents(
+        redis_server, monkeypatch) -> None:
+    client = redis.Redis.from_url(redis_server.url)
+    store = RedisStore(client)
+    before = len(client.client_list())
+    for _ in range(50):
+        assert store._send("HMGET", "cardtable:game:{gone}", "v") == [None]
+    assert len(client.client_list()) == before + 1 and len(store._idle) == 1  # one connection, used again
+    parents = store._idle[0]
+    monkeypatch.setattr("service.store.os.getpid", lambda: -1)  # as in a forked worker
+    assert store._send("HMGET", "cardtable:game:{gone}", "v") == [None]
+    assert store._idle and store._idle[0] is not parents
