@@ -465,6 +465,7 @@ class RedisStore:
         # cluster through the client, which routes it to the node of its key's slot.
         self._command: Any = client.execute_command if self.cluster else self._send
         self._broken = redis.exceptions.ConnectionError
+        self._answered = redis.exceptions.ResponseError
         # The connections ``_send`` uses, idle ones last in, of this process only (``_connection``).
         self._idle: list[Any] = []
         self._pid = os.getpid()
@@ -624,37 +625,50 @@ class RedisStore:
         (about a fifth of redis-py's cost for a commit's arguments) and sent on a connection of this
         store's own (``_connection``), the answer as read, with no response callback (the commands
         sent this way, EVALSHA and HMGET, have none). Like the client's ``Retry``, a connection that
-        broke (one the server closed while it was idle, a refused connect) is tried once more at
-        once; a timeout never is. redis-py closes a connection that failed in any way, so none goes
-        back with an answer unread; it connects again when it is next used."""
+        broke (one the server closed while it was idle: a restart, a failover) is tried once more at
+        once, on a new connection, and the idle ones are let go with it (they went to the same
+        server); a timeout is never tried again. A connection that failed is closed (redis-py closes
+        it itself on any failure), so none is used again with an answer unread."""
         packed = [_pack(args)]
         for attempt in (0, 1):
-            conn = self._connection()
+            conn = self._connection(new=attempt > 0)
             try:
                 conn.send_packed_command(packed, check_health=False)
-                return conn.read_response()
+                answer = conn.read_response()
+            except self._answered:  # an error answer: the connection goes on
+                self._idle.append(conn)
+                raise
             except self._broken:
+                conn.disconnect()
+                idle, self._idle = self._idle, []
+                for other in idle:
+                    other.disconnect()
                 if attempt:
                     raise
-            finally:
-                self._idle.append(conn)
+                continue
+            except BaseException:
+                conn.disconnect()
+                raise
+            self._idle.append(conn)
+            return answer
         raise AssertionError("unreachable")
 
-    def _connection(self) -> Any:
-        """An idle connection of this store's, or a new one made as the client's pool makes them (the
-        same class and settings: on Sentinel, one that asks the Sentinels for the primary). They are
-        the store's own, not the pool's: redis-py's pool checks each connection for unread data with
-        a system call and records metrics every time one is taken and given back, which costs about
-        as much as a round trip's parsing. At most ``CARDTABLE_REDIS_POOL`` are in use at once (the
-        calls are gated, ``service.guard.Gate``), so at most as many are kept. A forked process
-        starts with none of its parent's."""
+    def _connection(self, new: bool = False) -> Any:
+        """An idle connection of this store's (unless ``new``), or a new one, made and connected as
+        the client's pool makes them (the same class and settings: on Sentinel, one that asks the
+        Sentinels for the primary). They are the store's own, not the pool's: redis-py's pool checks
+        each connection for unread data with a system call and records metrics every time one is
+        taken and given back, which costs about as much as parsing a round trip's answer. At most
+        ``CARDTABLE_REDIS_POOL`` are in use at once (the calls are gated, ``service.guard.Gate``), so
+        at most as many are kept. A forked process starts with none of its parent's."""
         if self._pid != os.getpid():
             self._idle, self._pid = [], os.getpid()
-        try:
+        if self._idle and not new:
             return self._idle.pop()
-        except IndexError:
-            pool = self.client.connection_pool
-            return pool.connection_class(**pool.connection_kwargs)
+        pool = self.client.connection_pool
+        conn = pool.connection_class(**pool.connection_kwargs)
+        conn.connect()
+        return conn
 
     def _write(self, script: Any, keys: list[str], args: list[Any]) -> bool:
         """Run a write script; with ``min_acks``, acknowledged only once replicated."""
