@@ -40,6 +40,7 @@ written once with SET NX, so every worker and restart shares it), else, in proce
 from __future__ import annotations
 
 import logging
+import os
 import secrets
 import threading
 import time
@@ -464,6 +465,10 @@ class RedisStore:
         # cluster through the client, which routes it to the node of its key's slot.
         self._command: Any = client.execute_command if self.cluster else self._send
         self._broken = redis.exceptions.ConnectionError
+        self._answered = redis.exceptions.ResponseError
+        # The connections ``_send`` uses, idle ones last in, of this process only (``_connection``).
+        self._idle: list[Any] = []
+        self._pid = os.getpid()
         self._commit = client.register_script(_COMMIT)
         self._create = client.register_script(_CREATE)
         self._lobby = client.register_script(_LOBBY)
@@ -616,26 +621,54 @@ class RedisStore:
             return self._command("EVALSHA", script.sha, len(keys), *keys, *args)
 
     def _send(self, *args: Any) -> Any:
-        """One command on a connection of the client's pool, as ``execute_command`` sends it, less
-        its generic layers: packed by ``_pack`` (about a fifth of redis-py's cost for a commit's
-        arguments), and the answer as read, with no response callback (the commands sent this way,
-        EVALSHA and HMGET, have none). Like the client's ``Retry``, a connection that broke (a pooled
-        connection the server closed, a refused connect) is tried once more at once; a timeout never
-        is. A connection that failed is closed by redis-py itself before it goes back to the pool."""
+        """One command, as ``execute_command`` sends it, less its generic layers: packed by ``_pack``
+        (about a fifth of redis-py's cost for a commit's arguments) and sent on a connection of this
+        store's own (``_connection``), the answer as read, with no response callback (the commands
+        sent this way, EVALSHA and HMGET, have none). Like the client's ``Retry``, a connection that
+        broke (one the server closed while it was idle: a restart, a failover) is tried once more at
+        once, on a new connection, and the idle ones are let go with it (they went to the same
+        server); a timeout is never tried again. A connection that failed is closed (redis-py closes
+        it itself on any failure), so none is used again with an answer unread."""
         packed = [_pack(args)]
-        pool = self.client.connection_pool
         for attempt in (0, 1):
-            conn = pool.get_connection()
+            conn = self._connection(new=attempt > 0)
             try:
-                conn.send_packed_command(packed)
-                return conn.read_response()
+                conn.send_packed_command(packed, check_health=False)
+                answer = conn.read_response()
+            except self._answered:  # an error answer: the connection goes on
+                self._idle.append(conn)
+                raise
             except self._broken:
                 conn.disconnect()
+                idle, self._idle = self._idle, []
+                for other in idle:
+                    other.disconnect()
                 if attempt:
                     raise
-            finally:
-                pool.release(conn)
+                continue
+            except BaseException:
+                conn.disconnect()
+                raise
+            self._idle.append(conn)
+            return answer
         raise AssertionError("unreachable")
+
+    def _connection(self, new: bool = False) -> Any:
+        """An idle connection of this store's (unless ``new``), or a new one, made and connected as
+        the client's pool makes them (the same class and settings: on Sentinel, one that asks the
+        Sentinels for the primary). They are the store's own, not the pool's: redis-py's pool checks
+        each connection for unread data with a system call and records metrics every time one is
+        taken and given back, which costs about as much as parsing a round trip's answer. At most
+        ``CARDTABLE_REDIS_POOL`` are in use at once (the calls are gated, ``service.guard.Gate``), so
+        at most as many are kept. A forked process starts with none of its parent's."""
+        if self._pid != os.getpid():
+            self._idle, self._pid = [], os.getpid()
+        if self._idle and not new:
+            return self._idle.pop()
+        pool = self.client.connection_pool
+        conn = pool.connection_class(**pool.connection_kwargs)
+        conn.connect()
+        return conn
 
     def _write(self, script: Any, keys: list[str], args: list[Any]) -> bool:
         """Run a write script; with ``min_acks``, acknowledged only once replicated."""

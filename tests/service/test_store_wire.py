@@ -63,3 +63,29 @@ def test_a_connection_that_breaks_is_tried_once_more_and_a_timeout_never(redis_s
     with pytest.raises(redis.exceptions.TimeoutError):
         store._send("HMGET", "cardtable:game:{gone}", "v")
     assert store._send("HMGET", "cardtable:game:{gone}", "v") == [None]  # the pool goes on
+
+
+def test_the_store_keeps_its_own_connections_and_a_forked_process_none_of_its_parents(
+        redis_server, monkeypatch) -> None:
+    client = redis.Redis.from_url(redis_server.url)
+    store = RedisStore(client)
+    before = len(client.client_list())
+    for _ in range(50):
+        assert store._send("HMGET", "cardtable:game:{gone}", "v") == [None]
+    assert len(client.client_list()) == before + 1 and len(store._idle) == 1  # one connection, used again
+    parents = store._idle[0]
+    monkeypatch.setattr("service.store.os.getpid", lambda: -1)  # as in a forked worker
+    assert store._send("HMGET", "cardtable:game:{gone}", "v") == [None]
+    assert store._idle and store._idle[0] is not parents
+
+
+def test_connections_the_server_closed_while_idle_are_let_go_and_the_command_goes_through(redis_server) -> None:
+    """After a restart (here: the server closes every connection) the first command finds its idle
+    connection closed: it is answered on a new one, and the other idle ones are let go too."""
+    client = redis.Redis.from_url(redis_server.url)
+    store = RedisStore(client)
+    held = [store._connection(new=True) for _ in range(3)]
+    store._idle.extend(held)
+    client.client_kill_filter(_type="normal", skipme=True)
+    assert store._send("HMGET", "cardtable:game:{gone}", "v") == [None]
+    assert len(store._idle) == 1 and store._idle[0] not in held
