@@ -275,15 +275,16 @@ def play_locally(engine: Engine, players: int, seed: str, cap: int = 5_000) -> l
 
 
 def prepare(port: int, redis_url: str, game: str, players: int, want_moves: int, prefix: str,
-            want_games: int = 1) -> list[Game]:
-    """Create real games until they hold ``want_moves`` moves and number at least ``want_games``
-    (every client gets one), and a floor copy of each."""
+            clients: int = 1) -> list[Game]:
+    """Create real games until each of ``clients`` holds ``want_moves / clients`` moves, the games
+    handed out as ``split_moves`` hands them (a game of Kanaster holds thousands of moves: the total
+    alone left one client short), and a floor copy of each."""
     engine = REGISTRY[game]
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=SOCKET_TIMEOUT)
     rds = make_client(redis_url)
     games: list[Game] = []
-    total = 0
-    while total < want_moves or len(games) < want_games:
+    counts = [0] * clients  # the moves each client gets, as split_moves hands the games out
+    while min(counts) < want_moves / clients:
         seed = f"{prefix}-{len(games)}"
         created = api(conn, "POST", f"/v1/{game}/games", {"players": players, "seed": seed})
         moves = play_locally(engine, players, seed)
@@ -293,7 +294,7 @@ def prepare(port: int, redis_url: str, game: str, players: int, want_moves: int,
             raise RuntimeError("the created game is not in Redis under the expected key")
         seed_game(rds, floor_id, snapshot)
         games.append(Game(created["game_id"], floor_id, [s["token"] for s in created["seats"]], moves))
-        total += len(moves)
+        counts[counts.index(min(counts))] += len(moves)
     rds.close()
     return games
 
@@ -496,7 +497,7 @@ def run_game(args: argparse.Namespace, game: str, redis: tuple[str, subprocess.P
     t0 = time.monotonic()
     want = int(MAX_MOVE_RATE * args.seconds * args.rounds + MAX_MOVE_RATE * args.warmup * args.rounds)
     games = prepare(real_port, redis_url, game, players, want, prefix=f"bench{os.getpid()}-{game}",
-                    want_games=args.clients)
+                    clients=args.clients)
     print(f"prepared {len(games)} games ({sum(len(g.moves) for g in games)} legal moves) and their floor "
           f"copies in {time.monotonic() - t0:.1f} s")
     shares = split_moves(games, args.clients)
