@@ -1029,33 +1029,45 @@ def _play_phase(state: KanasterState, seat: int, listing: _Listing) -> None:
         for i, m in enumerate(state.melds):
             if m.owner != seat:
                 continue
-            singles, sets = _lay_off_candidates(state, seat, m, groups)
-            for (c,) in singles:
-                key = (m.rank if not is_wild(c) else "*", c)
-                if key not in single_ranks and listing.offer(LayOff(i, (c,)), plain=True):
-                    single_ranks.add(key)
-            for cards in sets:
-                listing.offer(LayOff(i, cards))
+            offer_lay_offs(listing, i, m.rank, *_lay_off_candidates(state, seat, m, groups), single_ranks)
     if state.took_pile and state.pile_taken:
-        tucked_ranks: set[str] = set()
-        for i, m in enumerate(state.melds):
-            if not is_canasta(m) or m.rank in tucked_ranks:
-                continue
-            came = Counter(state.pile_taken)
-            usable = []
-            for c in round_robin(c for c in hand if natural_rank(c) == m.rank):
-                if came[c] > 0:
-                    came[c] -= 1
-                    usable.append(c)
-            if not usable:
-                continue
-            listed = [listing.offer(Tuck(i, (c,)), plain=True) for c in dict.fromkeys(usable)]
-            listed.append(listing.offer(Tuck(i, tuple(usable)), plain=True))
-            if any(listed):  # one canasta per rank: any other of the rank takes the same cards
-                tucked_ranks.add(m.rank)
-            listing.offer(Tuck(i, tuple(usable[:-1])))
+        offer_tucks(state, hand, listing)
     assert state.phase == PLAY, state.phase
     listing.discards(hand)
+
+
+def offer_lay_offs(listing: _Listing, i: int, rank: str, singles: Iterable[tuple[str, ...]],
+                   sets: Iterable[tuple[str, ...]], single_ranks: set[tuple[str, str]]) -> None:
+    """The lay-offs onto meld ``i`` (of ``rank``): each single card, once per rank it shows (a wild
+    card shows as any), then each set of cards."""
+    for (c,) in singles:
+        key = (rank if not is_wild(c) else "*", c)
+        if key not in single_ranks and listing.offer(LayOff(i, (c,)), plain=True):
+            single_ranks.add(key)
+    for cards in sets:
+        listing.offer(LayOff(i, cards))
+
+
+def offer_tucks(state: KanasterState, hand: tuple[str, ...], listing: _Listing) -> None:
+    """The tucks of the turn that took the pile: onto each canasta, the pile's cards of its rank that
+    the hand holds, one by one, all of them, and all but the last."""
+    tucked_ranks: set[str] = set()
+    for i, m in enumerate(state.melds):
+        if not is_canasta(m) or m.rank in tucked_ranks:
+            continue
+        came = Counter(state.pile_taken)
+        usable = []
+        for c in round_robin(c for c in hand if natural_rank(c) == m.rank):
+            if came[c] > 0:
+                came[c] -= 1
+                usable.append(c)
+        if not usable:
+            continue
+        listed = [listing.offer(Tuck(i, (c,)), plain=True) for c in dict.fromkeys(usable)]
+        listed.append(listing.offer(Tuck(i, tuple(usable)), plain=True))
+        if any(listed):  # one canasta per rank: any other of the rank takes the same cards
+            tucked_ranks.add(m.rank)
+        listing.offer(Tuck(i, tuple(usable[:-1])))
 
 
 def legal_moves(state: KanasterState, seat: int) -> tuple[Move, ...]:

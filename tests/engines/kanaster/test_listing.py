@@ -8,7 +8,6 @@ play (the latter reaches the large tables and hands of long matches).
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -118,30 +117,9 @@ def listed_from_every_candidate(state: KanasterState, seat: int) -> tuple[Move, 
             singles, sets = rules._lay_off_candidates(state, seat, m, groups)
             if not singles:  # nothing of its rank, no wild card: any hand card, as a lay-off
                 singles = [(c,) for c in dict.fromkeys(hand)]
-            for (c,) in singles:
-                key = (m.rank if not is_wild(c) else "*", c)
-                if key not in single_ranks and listing.offer(LayOff(i, (c,)), plain=True):
-                    single_ranks.add(key)
-            for cards in sets:
-                listing.offer(LayOff(i, cards))
+            rules.offer_lay_offs(listing, i, m.rank, singles, sets, single_ranks)
     if state.took_pile and state.pile_taken:
-        tucked_ranks: set[str] = set()
-        for i, m in enumerate(state.melds):
-            if len(m.cards) < 7 or m.rank in tucked_ranks:
-                continue
-            came = Counter(state.pile_taken)
-            usable = []
-            for c in candidates.round_robin(c for c in hand if natural_rank(c) == m.rank):
-                if came[c] > 0:
-                    came[c] -= 1
-                    usable.append(c)
-            if not usable:
-                continue
-            listed = [listing.offer(Tuck(i, (c,)), plain=True) for c in dict.fromkeys(usable)]
-            listed.append(listing.offer(Tuck(i, tuple(usable)), plain=True))
-            if any(listed):
-                tucked_ranks.add(m.rank)
-            listing.offer(Tuck(i, tuple(usable[:-1])))
+        rules.offer_tucks(state, hand, listing)  # the tucks are listed as defined: nothing skipped
     listing.discards(hand)
     return tuple(listing.moves)
 
