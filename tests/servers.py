@@ -224,7 +224,16 @@ class RedisClusterServers:
     def _start(self) -> None:
         for node in self.nodes:
             node.extra = (*node.extra, "--cluster-config-file", os.path.join(node.dir, "nodes.conf"))
-            node.start()
+            for attempt in range(3):
+                try:
+                    node.start()
+                    break
+                except RuntimeError:
+                    # The port pair was spare when the nodes were made; meanwhile another process (an
+                    # outgoing connection's ephemeral port) may have taken one: start on another pair.
+                    if attempt == 2:
+                        raise
+                    node.port = free_cluster_port()
         cli = shutil.which("redis-cli")
         if cli is None:
             raise RuntimeError("redis-cli is not installed (Debian's redis-tools comes with redis-server)")
