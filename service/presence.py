@@ -4,7 +4,7 @@ long poll of the game, or made a request with the seat's token in the last ``PRE
 It lives outside the snapshot, beside it in the game's own hash (the field ``p``: each seat with when
 its mark ends, in the store's clock), so that coming and going never changes the game's version or
 its record, and one plain read fetches the game with who is at its table. Every request whose token
-proves a seat keeps it marked: a mark lasts ``MARK_SECONDS`` (35 s) and a request renews it only once
+proves a seat keeps it marked: a mark lasts ``mark_seconds()`` (35 s) and a request renews it only once
 less than ``PRESENCE_SECONDS`` (30 s) of it are left, so a seat is at the table for 30 to 35 s after
 its last request and its mark is written at most once every 5 s, not on every request. A stream
 renews its mark with its keep-alives, a long poll marks it for as long as it waits.
@@ -39,28 +39,35 @@ RENEW_SHARE = 1 / 6
 
 @dataclass(frozen=True)
 class Presence:
-    """The seats marked present (None: not known), and the seconds until the first mark ends (None:
-    no mark, or not known)."""
+    """Every seat marked present, with the ms its mark has left (None: not known); who is present
+    and when the first mark ends follow from it."""
 
-    present: frozenset[int] | None
-    changes_in: float | None
-    #: every seat marked, with the ms its mark has left (None: not known)
-    left: Mapping[int, int] | None = None
+    left: Mapping[int, int] | None
+
+    @property
+    def present(self) -> frozenset[int] | None:
+        """The seats marked present (None: not known)."""
+        return None if self.left is None else frozenset(self.left)
+
+    @property
+    def changes_in(self) -> float | None:
+        """The seconds until the first mark ends (None: no mark, or not known)."""
+        return min(self.left.values()) / 1000 if self.left else None
 
     @property
     def mark(self) -> str:
         """What an ETag says of it: the present seats as a bit mask in hex (``?`` when not known)."""
-        if self.present is None:
+        if self.left is None:
             return "?"
-        return format(sum(1 << seat for seat in self.present), "x")
+        return format(sum(1 << seat for seat in self.left), "x")
 
 
-UNKNOWN = Presence(None, None)
+UNKNOWN = Presence(None)
 
 
 def of(marked: dict[int, int]) -> Presence:
     """The presence of a store's answer: every seat marked, with the ms until its mark ends."""
-    return Presence(frozenset(marked), min(marked.values()) / 1000 if marked else None, marked)
+    return Presence(marked)
 
 
 def mark_seconds() -> float:
@@ -87,10 +94,9 @@ def needs_mark(here: Presence, seat: int) -> bool:
 def with_seat(here: Presence, seat: int) -> Presence:
     """``here`` once ``seat`` is marked for ``PRESENCE_SECONDS`` at least (a move's mover, its mark
     renewed in its write when it needed it)."""
-    if here.present is None:
+    if here.left is None:
         return here
-    ends = PRESENCE_SECONDS if here.changes_in is None else min(here.changes_in, PRESENCE_SECONDS)
-    return Presence(here.present | {seat}, ends)
+    return Presence({**here.left, seat: max(here.left.get(seat, 0), int(PRESENCE_SECONDS * 1000))})
 
 
 def touch(store: Store, game_id: str, seat: int | None, seconds: float | None = None) -> Presence:

@@ -142,7 +142,7 @@ class Game:
         left = opened.marked.get(seat)
         if mark and not (opened.seat_marked and guess == seat) and not presence.fresh(left):
             here = presence.touch(rt.store, game_id, seat)
-            left = presence.ttl_ms() if here.present is not None else None
+            left = None if here.left is None else here.left.get(seat)
         # the mark keeps the seat for PRESENCE_SECONDS more until this long from now
         fresh_for = 0.0 if left is None else left / 1000 - presence.PRESENCE_SECONDS
         rt.versions.learn_seat(self.engine.id, game_id, digest, seat, now + fresh_for)
