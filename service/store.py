@@ -184,18 +184,13 @@ class Store(Protocol):
         ...
 
 
-def _marks(flat: bytes | str) -> dict[int, int]:
-    """The seats marked and the ms each has left, from the presence scripts' ``"<seat> <ms> ..."``."""
-    numbers = flat.split()
-    return {int(numbers[i]): int(numbers[i + 1]) for i in range(0, len(numbers), 2)}
-
-
-def _marks_at(field: bytes | None, now_ms: int) -> dict[int, int]:
-    """The seats marked and the ms each has left at ``now_ms``, from a game's ``p`` field as stored
-    (``"<seat> <ends> ..."``, ends in epoch ms): a plain read's own ``_marks``."""
-    if not field:
+def _marks(text: bytes | str | None, now_ms: int = 0) -> dict[int, int]:
+    """The seats marked and the ms each has left at ``now_ms``, from ``"<seat> <ends> ..."``: a game's
+    ``p`` field as a plain read gets it (ends in epoch ms), or, with ``now_ms`` 0, what the presence
+    scripts answer (each mark's ms left, the ended ones left out already)."""
+    if not text:
         return {}
-    numbers = field.split()
+    numbers = text.split()
     marked = {}
     for i in range(0, len(numbers), 2):
         left = int(numbers[i + 1]) - now_ms
@@ -250,20 +245,21 @@ def events_channel(game_id: str) -> str:
 # What the presence scripts share. Who is at a game's table is the field ``p`` of the game's own hash:
 # ``"<seat> <ends> ..."``, each seat marked with when its mark ends (epoch ms, the store's clock). Kept
 # there, a plain HMGET reads it with the game. ``clock``: the store's clock in ms; ``mark``: a seat's
-# mark moved on to ``now + ttl`` ms, never back, the marks that ended dropped, and only while the game
-# is there (answers whether the seat was marked already); ``marks``: the seats still marked and the
-# ms each has left, appended as one text to ``out``.
+# mark in ``text`` (the field as read) moved on to ``now + ttl`` ms, never back, the marks that ended
+# dropped, and written only while the game is there (answers whether the seat was marked already,
+# and the field as it is now); ``marks``: the seats still marked in ``text`` and the ms each has
+# left, appended as one text to ``out``.
 _PRESENCE_LIB = """
 local function clock()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
-local function mark(key, seat, ttl, now)
-  if redis.call('EXISTS', key) == 0 then return true end  -- no game: nobody to mark, nothing to tell
+local function mark(key, seat, ttl, now, text)
+  if redis.call('EXISTS', key) == 0 then return true, text end  -- no game: nobody to mark, nothing to tell
   local was = false
   local ends = now + ttl
   local kept = {}
-  for s, e in string.gmatch(redis.call('HGET', key, 'p') or '', '(%d+) (%d+)') do
+  for s, e in string.gmatch(text or '', '(%d+) (%d+)') do
     local at = tonumber(e)
     if s == seat then
       was = at > now
@@ -273,8 +269,9 @@ local function mark(key, seat, ttl, now)
     end
   end
   kept[#kept + 1] = seat .. ' ' .. string.format('%d', ends)
-  redis.call('HSET', key, 'p', table.concat(kept, ' '))
-  return was
+  text = table.concat(kept, ' ')
+  redis.call('HSET', key, 'p', text)
+  return was, text
 end
 local function marks(text, now, out)
   local flat = {}
@@ -308,7 +305,7 @@ if ARGV[5] ~= '' then redis.call('SET', KEYS[3], ARGV[5], 'EX', ARGV[4]) end
 if ARGV[8] ~= '' then redis.call('ZREM', KEYS[4], ARGV[8]) end
 if ARGV[10] == '-' then redis.call('ZREM', KEYS[5], ARGV[9])
 elseif ARGV[10] ~= '' then redis.call('ZADD', KEYS[5], ARGV[10], ARGV[9]) end
-if ARGV[11] ~= '' then mark(KEYS[1], ARGV[11], tonumber(ARGV[12]), clock()) end
+if ARGV[11] ~= '' then mark(KEYS[1], ARGV[11], tonumber(ARGV[12]), clock(), redis.call('HGET', KEYS[1], 'p')) end
 redis.call(ARGV[6], ARGV[7], ARGV[2])
 return 1
 """
@@ -353,10 +350,13 @@ return 1
 # channel, so that its long polls and streams look again (their ETags name who is there).
 _PRESENCE = _PRESENCE_LIB + """
 local now = clock()
+local text = redis.call('HGET', KEYS[1], 'p')
 if ARGV[1] ~= '' then
-  if not mark(KEYS[1], ARGV[1], tonumber(ARGV[2]), now) then redis.call(ARGV[3], ARGV[4], 'presence') end
+  local was
+  was, text = mark(KEYS[1], ARGV[1], tonumber(ARGV[2]), now, text)
+  if not was then redis.call(ARGV[3], ARGV[4], 'presence') end
 end
-return marks(redis.call('HGET', KEYS[1], 'p'), now, {})
+return marks(text, now, {})
 """
 
 # KEYS: the game. ARGV: the seat to mark, that seat as the game's snapshot holds it
@@ -368,8 +368,9 @@ return marks(redis.call('HGET', KEYS[1], 'p'), now, {})
 # left, as one text (``_marks``). A read that marks nobody needs no script: ``RedisStore.open`` reads
 # the same fields with a plain HMGET.
 _OPEN = _PRESENCE_LIB + """
-local got = redis.call('HMGET', KEYS[1], 'v', 's')
+local got = redis.call('HMGET', KEYS[1], 'v', 's', 'p')
 local now = clock()
+local text = got[3]
 local marked = 0
 if got[2] then
   local at = string.find(got[2], ARGV[2], 1, true)
@@ -380,11 +381,13 @@ if got[2] then
     before, from = before + 1, seat + 8
   end
   if at and before == tonumber(ARGV[1]) then
-    if not mark(KEYS[1], ARGV[1], tonumber(ARGV[3]), now) then redis.call(ARGV[4], ARGV[5], 'presence') end
+    local was
+    was, text = mark(KEYS[1], ARGV[1], tonumber(ARGV[3]), now, text)
+    if not was then redis.call(ARGV[4], ARGV[5], 'presence') end
     marked = 1
   end
 end
-return marks(redis.call('HGET', KEYS[1], 'p'), now, {got[1], got[2], marked})
+return marks(text, now, {got[1], got[2], marked})
 """
 
 # KEYS: the due games. ARGV: now (epoch ms), the lease (ms), how many at most. Takes the games due
@@ -734,7 +737,7 @@ class RedisStore:
 
             got = self._shared_read(("open", game_id), plain) if share else plain()
             loaded = None if got[0] is None or got[1] is None else Loaded(int(got[0]), got[1])
-            return Opened(loaded, _marks_at(got[2], int(time.time() * 1000)), False)
+            return Opened(loaded, _marks(got[2], int(time.time() * 1000)), False)
         args = [seat, f'{{"hash":"{seat_hash}"', ttl_ms, self.publish, events_channel(game_id)]
         got = self._call(self._run, self._open, [key], args, route=key)
         loaded = None if got[0] is None or got[1] is None else Loaded(int(got[0]), got[1])
