@@ -289,7 +289,8 @@ def new_meld_candidates(hand: Sequence[str], after: int, top: str | None = None,
 def new_meld_candidates_by_budget(hand: Sequence[str], after: int, top: str | None = None,
                                   groups: Groups | None = None) -> tuple[list[Melds], list[Melds]]:
     """``new_meld_candidates`` as (those trimmed to keep two cards or more, those trimmed to keep one
-    card that are not among the first), each list without a candidate twice."""
+    card), each list without a candidate twice; a candidate may be in both (a rotation written for
+    either budget), and the listing answers it again from its first judgement (``rules._Listing``)."""
     groups = groups or Groups.of(hand)
     targets: list[tuple[str | None, str | None]] = [(None, None)]  # (rank, wild card) forced in
     targets += [(r, None) for r, cs in groups.naturals.items() if len(cs) >= 2 or natural_rank(top or "") == r]
