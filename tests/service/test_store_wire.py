@@ -9,6 +9,12 @@ import redis
 from service.store import RedisStore, _pack
 
 
+def _client_and_store(server) -> tuple[redis.Redis, RedisStore]:
+    """A redis-py client of ``server`` and a store on it."""
+    client = redis.Redis.from_url(server.url)
+    return client, RedisStore(client)
+
+
 def _redis_py_packed(args: tuple) -> bytes:
     return b"".join(redis.Connection().pack_command(*args))
 
@@ -28,8 +34,7 @@ def test_only_bytes_text_and_whole_numbers_are_packed(odd) -> None:
 
 
 def test_a_command_sent_by_the_store_answers_what_the_client_answers(redis_server) -> None:
-    client = redis.Redis.from_url(redis_server.url)
-    store = RedisStore(client)
+    client, store = _client_and_store(redis_server)
     client.hset("cardtable:game:{wire}", mapping={"v": 3, "s": b"\x00snapshot\xff"})
     assert store._send("HMGET", "cardtable:game:{wire}", "v", "s", "p") == client.hmget(
         "cardtable:game:{wire}", ["v", "s", "p"]) == [b"3", b"\x00snapshot\xff", None]
@@ -42,8 +47,7 @@ def test_a_connection_that_breaks_is_tried_once_more_and_a_timeout_never(redis_s
     """As the client's own Retry: a broken connection (the server closed it between the pool's check
     and the read) is tried again at once, on a fresh connection; a second break, or a timeout, is
     the caller's."""
-    client = redis.Redis.from_url(redis_server.url)
-    store = RedisStore(client)
+    client, store = _client_and_store(redis_server)
     real = redis.Connection.send_packed_command
     failures: list[type[Exception]] = []
 
@@ -67,8 +71,7 @@ def test_a_connection_that_breaks_is_tried_once_more_and_a_timeout_never(redis_s
 
 def test_the_store_keeps_its_own_connections_and_a_forked_process_none_of_its_parents(
         redis_server, monkeypatch) -> None:
-    client = redis.Redis.from_url(redis_server.url)
-    store = RedisStore(client)
+    client, store = _client_and_store(redis_server)
     before = len(client.client_list())
     for _ in range(50):
         assert store._send("HMGET", "cardtable:game:{gone}", "v") == [None]
@@ -82,8 +85,7 @@ def test_the_store_keeps_its_own_connections_and_a_forked_process_none_of_its_pa
 def test_connections_the_server_closed_while_idle_are_let_go_and_the_command_goes_through(redis_server) -> None:
     """After a restart (here: the server closes every connection) the first command finds its idle
     connection closed: it is answered on a new one, and the other idle ones are let go too."""
-    client = redis.Redis.from_url(redis_server.url)
-    store = RedisStore(client)
+    client, store = _client_and_store(redis_server)
     held = [store._connection(new=True) for _ in range(3)]
     store._idle.extend(held)
     client.client_kill_filter(_type="normal", skipme=True)
