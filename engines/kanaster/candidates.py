@@ -15,7 +15,7 @@ that every card code of the rank appears in some candidate.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -283,29 +283,31 @@ def new_meld_candidates(hand: Sequence[str], after: int, top: str | None = None,
     as targets, the most valuable melds keeping two cards and keeping one (going out); each
     candidate once, where it first comes. ``groups``: ``Groups.of(hand)``, when the caller has it."""
     keep_two, keep_one = new_meld_candidates_by_budget(hand, after, top, groups)
-    return list(dict.fromkeys(keep_two + keep_one))
+    return list(dict.fromkeys([*keep_two, *keep_one]))
 
 
 def new_meld_candidates_by_budget(hand: Sequence[str], after: int, top: str | None = None,
-                                  groups: Groups | None = None) -> tuple[list[Melds], list[Melds]]:
+                                  groups: Groups | None = None) -> tuple[list[Melds], Iterator[Melds]]:
     """``new_meld_candidates`` as (those trimmed to keep two cards or more, those trimmed to keep one
-    card), each list without a candidate twice; a candidate may be in both (a rotation written for
-    either budget), and the listing answers it again from its first judgement (``rules._Listing``)."""
+    card), each without a candidate twice; a candidate may be in both (a rotation written for
+    either budget), and the listing answers it again from its first judgement (``rules._Listing``).
+    Those that keep one card are written as they are asked for: the listing stops asking once one of
+    them goes out and every card shows (seeds/kanaster.md section 13), most often after the first,
+    and a large hand has dozens of them."""
     groups = groups or Groups.of(hand)
     targets: list[tuple[str | None, str | None]] = [(None, None)]  # (rank, wild card) forced in
     targets += [(r, None) for r, cs in groups.naturals.items() if len(cs) >= 2 or natural_rank(top or "") == r]
     targets += [(None, w) for w in groups.wild_codes]
     base = _base(groups, top)
     if base is None:
-        return [], []
+        return [], iter(())
     # Per target: keeping one card (going out), then, trimming on from there, keeping two; those
     # keeping two are listed first, as ``build`` for each budget would find them. Several targets
     # often come to the same melds: a candidate written unrotated determines its melds, and so its
     # rotations, so the rotations of one written before are not written again.
     held = len(hand) + after
     keep_two: list[Melds] = []
-    keep_one: list[Melds] = []
-    seen_one: set[Melds] = set()
+    keep_one: list[list[_Meld]] = []  # the melds as trimmed to keep one card, written when asked for
     seen_two: set[Melds] = set()
     for rank, wild in targets:
         for black in (False, True) if len(groups.black) >= 3 else (False,):
@@ -314,10 +316,24 @@ def new_meld_candidates_by_budget(hand: Sequence[str], after: int, top: str | No
                 continue
             # Melds that keep two cards already are the same when trimmed to keep two: written there.
             if melds and (black or sum(m.n + len(m.wild) for m in melds) > held - 2):
-                _write_all(groups, melds, keep_one, seen_one)
+                keep_one.append([_Meld(m.rank, m.extra, m.n, list(m.wild)) for m in melds])
             if not black and _trim(groups, melds, held - 2, top, rank, wild) and melds:
                 _write_all(groups, melds, keep_two, seen_two)
-    return keep_two, keep_one
+    return keep_two, _written(groups, keep_one)
+
+
+def _written(groups: Groups, configurations: Iterable[Sequence[_Meld]]) -> Iterator[Melds]:
+    """Each of ``configurations`` written in every rotation, as ``_write_all`` would append them,
+    one candidate at a time as it is asked for."""
+    seen: set[Melds] = set()
+    for melds in configurations:
+        first = write(groups, melds)
+        if first in seen:
+            continue
+        seen.add(first)
+        yield first
+        for k in range(1, rotations(groups, melds)):
+            yield write(groups, melds, k)
 
 
 def _write_all(groups: Groups, melds: Sequence[_Meld], out: list[Melds], seen: set[Melds]) -> None:

@@ -926,7 +926,7 @@ class _Listing:
             return False
         return points(cards) < self.minimum
 
-    def new_melds(self, kind: type[MeldCards] | type[TakePile], candidates: tuple[list[Melds], list[Melds]],
+    def new_melds(self, kind: type[MeldCards] | type[TakePile], candidates: tuple[list[Melds], Iterable[Melds]],
                   cards: Iterable[str]) -> None:
         """Offer the new melds' candidates (``new_meld_candidates_by_budget``: those that keep two
         cards or more, then those that keep one) as moves of ``kind``. A candidate that shows no
