@@ -1,12 +1,14 @@
 """What a worker keeps of the game versions it has just read or written: each one's record, its
 decoded state and the views it rendered, so that the work is done once per version.
 
-A version is kept under its game id and number and used again only for the very same stored bytes
-(a game that expired and was created again under its id has other bytes), so nothing kept is ever
-out of date: a new move is a new version. A move's answer keeps the version it wrote, with the
-state it computed and the mover's view, so that the next request of the game (the next player's
-move, a view) starts from there instead of decoding again. The number of versions kept is bounded
-(the least recently used go first); a record kept is never changed (a move writes a new one).
+A worker keeps one version per game, the last it read or wrote, and uses it again only for the very
+same number and stored bytes (a game that expired and was created again under its id has other
+bytes), so nothing kept is ever out of date: a new move is a new version. A move's answer keeps the
+version it wrote, with the state it computed and the mover's view, so that the next request of the
+game (the next player's move, a view) starts from there instead of decoding again. An older version
+of a game is never asked for again once a newer one is read, so keeping it would only hold memory
+(and give the garbage collector a larger heap to walk). The number of games kept is bounded (the
+least recently used go first); a record kept is never changed (a move writes a new one).
 """
 
 from __future__ import annotations
@@ -17,10 +19,10 @@ from typing import Any
 
 from engines.core import Engine
 
-#: Versions kept per worker (every game together): the ones its last few hundred requests read or
-#: wrote, which the next requests of those games (the seats' views after a move, the next move) ask
-#: for again. A version kept takes about 13 KiB (Sten) to 52 KiB (Kanaster, its decoded state and
-#: two views), so a worker keeps at most some 3-13 MiB.
+#: Games whose last version a worker keeps: the ones its last few hundred requests read or wrote,
+#: which the next requests of those games (the seats' views after a move, the next move) ask for
+#: again. A version kept takes about 13 KiB (Sten) to 52 KiB (Kanaster, its decoded state and two
+#: views), so a worker keeps at most some 3-13 MiB.
 KEPT = 256
 #: Views kept per version: one per viewer and presence (who is at the table).
 VIEWS_KEPT = 32
@@ -68,7 +70,7 @@ class Versions:
 
     def __init__(self, size: int = KEPT) -> None:
         self.size = size
-        self._kept: OrderedDict[tuple[str, int], Stored] = OrderedDict()  # in order of last use
+        self._kept: OrderedDict[str, Stored] = OrderedDict()  # game id -> its last version, in order of last use
         # (game, id, token hash) -> the seat, and until when its mark is fresh
         self._seats: OrderedDict[tuple[str, str, str], tuple[int, float]] = OrderedDict()
 
@@ -90,26 +92,26 @@ class Versions:
         self._seats[key] = (seat, fresh_until)
 
     def get(self, game_id: str, version: int, snapshot: bytes, engine: Engine) -> Stored | None:
-        """The version kept for exactly these stored bytes, else None."""
-        key = (game_id, version)
-        stored = self._kept.get(key)
-        if stored is None:
-            return None
+        """The version kept of ``game_id`` if it is this very one (number and stored bytes), else None."""
+        stored = self._kept.get(game_id)
+        if stored is None or stored.version != version:
+            return None  # none kept, or another version (the one kept goes when this one is kept)
         if stored.snapshot != snapshot or stored.engine is not engine:
-            self._kept.pop(key, None)  # other bytes under this id and number: forgotten
+            self._kept.pop(game_id, None)  # other bytes under this id and number: forgotten
             return None
         try:  # noqa: SIM105 -- contextlib.suppress makes an object on every call, and every request makes it
-            self._kept.move_to_end(key)  # the most recently used now
+            self._kept.move_to_end(game_id)  # the most recently used now
         except KeyError:  # (dropped by another thread meanwhile)
             pass
         return stored
 
     def keep(self, game_id: str, stored: Stored) -> None:
+        """Keep ``stored`` as the game's version, in place of the one kept before (an older one, or
+        a newer one that a request racing with its move read first: then the next read decodes)."""
         if self.size <= 0:
             return
-        key = (game_id, stored.version)
-        self._kept[key] = stored
-        self._kept.move_to_end(key)
+        self._kept[game_id] = stored
+        self._kept.move_to_end(game_id)
         while len(self._kept) > self.size:
             try:
                 self._kept.popitem(last=False)

@@ -28,15 +28,28 @@ def test_a_version_is_used_again_only_for_the_very_same_stored_bytes() -> None:
     assert versions.get("g", 3, b"first", REGISTRY["conquian"]) is None, "another game's engine"
 
 
-def test_the_versions_kept_are_bounded_and_the_least_recently_used_go_first() -> None:
+def test_a_game_keeps_only_its_last_version() -> None:
+    """An older version of a game is never asked for again once a newer one is read: keeping the
+    newer one lets the older go."""
+    versions = Versions(4)
+    versions.keep("g", _stored(1, b"1"))
+    versions.keep("g", _stored(2, b"2"))
+    assert len(versions) == 1
+    assert versions.get("g", 1, b"1", STEN) is None
+    assert versions.get("g", 2, b"2", STEN) is not None
+    assert versions.get("g", 3, b"3", STEN) is None, "a newer version read is not the one kept"
+    assert versions.get("g", 2, b"2", STEN) is not None, "asking for another version forgets nothing"
+
+
+def test_the_games_kept_are_bounded_and_the_least_recently_used_go_first() -> None:
     versions = Versions(3)
     for n in range(3):
-        versions.keep("g", _stored(n, b"%d" % n))
-    assert versions.get("g", 0, b"0", STEN) is not None  # used: now the most recent
-    versions.keep("g", _stored(3, b"3"))
+        versions.keep(f"g{n}", _stored(n, b"%d" % n))
+    assert versions.get("g0", 0, b"0", STEN) is not None  # used: now the most recent
+    versions.keep("g3", _stored(3, b"3"))
     assert len(versions) == 3
-    assert versions.get("g", 1, b"1", STEN) is None, "the least recently used went"
-    assert versions.get("g", 0, b"0", STEN) is not None
+    assert versions.get("g1", 1, b"1", STEN) is None, "the least recently used went"
+    assert versions.get("g0", 0, b"0", STEN) is not None
     none_kept = Versions(0)
     none_kept.keep("g", _stored(0, b"0"))
     assert len(none_kept) == 0
