@@ -1,4 +1,5 @@
-"""deploy/gunicorn.conf.py as gunicorn reads it: which workers are recycled after max_requests.
+"""deploy/gunicorn.conf.py as gunicorn reads it: which workers are recycled after max_requests, and
+what a started worker freezes for the garbage collector.
 
 A gevent worker that reaches max_requests stops accepting at once but is replaced only when it has
 exited, after its open event streams end: under a flood every worker got there within seconds and the
@@ -47,6 +48,34 @@ def read_config(**env: str) -> dict[str, object]:
                           env={**{k: v for k, v in os.environ.items() if k not in drop}, **env})
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout)  # type: ignore[no-any-return]
+
+
+FREEZE_PROBE = textwrap.dedent("""
+    import gc, json, os, runpy, shutil, sys
+    from flask import Flask
+
+    conf = runpy.run_path(sys.argv[1])
+
+    class Worker:
+        wsgi = Flask("not-the-service")  # no settings: no sweeper is started
+
+    before = gc.get_freeze_count()
+    conf["post_worker_init"](Worker())
+    print(json.dumps({"before": before, "after": gc.get_freeze_count()}))
+    shutil.rmtree(os.environ["CARDTABLE_GUNICORN_RUN_DIR"].partition(":")[2], ignore_errors=True)
+""")
+
+
+def test_a_started_worker_freezes_what_it_holds_for_the_garbage_collector() -> None:
+    """What a worker holds once started lives as long as the worker: frozen, full collections no
+    longer walk it."""
+    drop = ("PROMETHEUS_MULTIPROC_DIR", "CARDTABLE_GUNICORN_RUN_DIR")
+    done = subprocess.run([sys.executable, "-c", FREEZE_PROBE, str(ROOT / "deploy" / "gunicorn.conf.py")], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60,
+                          env={k: v for k, v in os.environ.items() if k not in drop})
+    assert done.returncode == 0, done.stderr[-3000:]
+    counts = json.loads(done.stdout)
+    assert counts["before"] == 0 and counts["after"] > 1000
 
 
 def test_gevent_workers_as_shipped_are_never_recycled() -> None:
