@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from engines.cards import shuffled
 from engines.memo import SHOWN
+from engines.snapshot import STORED
 
 if TYPE_CHECKING:
     from engines.eventtypes import EventType
@@ -313,7 +314,8 @@ def evolve(value: S, **changes: Any) -> S:
     """``dataclasses.replace`` for a game's state: a copy of the frozen dataclass ``value`` with
     ``changes``, its fields copied as they are instead of passed through ``__init__`` again (a state
     checks nothing there; its rules build it), several times faster: every move builds a few. What a
-    view kept on ``value`` (``engines.memo.keep``) is left behind: it was worked out of the old fields."""
+    view kept on ``value`` (``engines.memo.keep``) and the JSON the codec kept on it
+    (``engines.snapshot.kept``) are left behind: they were worked out of the old fields."""
     cls = value.__class__
     if cls not in _EVOLVED:  # checked once per class
         assert not hasattr(cls, "__post_init__") and not hasattr(cls, "__slots__"), f"{cls.__name__}: use replace"
@@ -323,6 +325,7 @@ def evolve(value: S, **changes: Any) -> S:
         raise TypeError(f"{cls.__name__} has no field {sorted(changes.keys() - fields.keys())}")
     copied = {**fields, **changes}
     copied.pop(SHOWN, None)
+    copied.pop(STORED, None)
     new: S = object.__new__(cls)
     object.__setattr__(new, "__dict__", copied)
     return new

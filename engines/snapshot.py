@@ -6,6 +6,11 @@ dataclasses into JSON-native data; ``decoder(cls)`` rebuilds it from the type hi
 their order, or, when decorated with ``@row``, as the list of its fields' values (a compact form for
 the many small records of a table: melds, plays, catches).
 
+A record that mostly stays the same from one state to the next and is costly to build (``@kept``: the
+last hand's record, the rules) is neither written out nor built again while it stays the same: the
+encoder keeps each instance's JSON on the instance, and the decoder answers the instance it built
+before from the same stored text.
+
 Both directions are compiled once per class into the Python source a hand-written codec would be
 (``{"hands": [list(x) for x in v.hands], ...}``), because a snapshot is decoded and encoded on every
 request: the type hints are read once, not per value, and no call is spent per field.
@@ -21,6 +26,8 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from itertools import count
 from typing import Any, TypeVar
+
+import orjson
 
 T = TypeVar("T")
 Codec = Callable[[Any], Any]
@@ -63,10 +70,12 @@ _SHARED_TABLES: dict[type, tuple[dict[tuple[Any, ...], Any], Callable[[tuple[Any
 
 
 def forget_shared() -> None:
-    """Let go of every ``shared`` instance kept: the next decode builds each record anew (a test that
-    compares what a view keeps with what it works out from nothing)."""
+    """Let go of every ``shared`` and ``kept`` instance kept: the next decode builds each record anew
+    (a test that compares what a view keeps with what it works out from nothing)."""
     for table, _ in _SHARED_TABLES.values():
         table.clear()
+    for kept_table in _KEPT_TABLES.values():
+        kept_table.clear()
 
 
 def _sharer(cls: type, names: tuple[str, ...], table: dict[tuple[Any, ...], Any], size: int
@@ -81,6 +90,61 @@ def _sharer(cls: type, names: tuple[str, ...], table: dict[tuple[Any, ...], Any]
         return value
 
     return build
+
+
+_KEPT = "__snapshot_kept__"
+#: The name an instance's stored JSON is kept under, on the instance itself (no field has it; the
+#: codec, equality, hashing and ``repr`` of a dataclass read only its fields).
+STORED = "_stored"
+#: Per ``kept`` class, its instances by their stored JSON text.
+_KEPT_TABLES: dict[type, dict[bytes, Any]] = {}
+
+
+def kept(size: int) -> Callable[[type[T]], type[T]]:
+    """Mark the dataclass ``cls`` (with a ``__dict__``: no slots) as a record that mostly stays the
+    same from one stored state to the next and is costly to write and build: the encoder keeps each
+    instance's JSON on the instance (``STORED``), so an unchanged record is written out once, and
+    the decoder keeps the instances it built by their JSON text (at most ``size``), so the same
+    stored record decodes to the instance built before. Encoded output then shares the JSON kept:
+    it is read and written out, never changed (copy it first, as a migration step does)."""
+    def mark(cls: type[T]) -> type[T]:
+        if hasattr(cls, "__slots__"):
+            raise TypeError(f"{cls.__name__}: a kept record keeps its JSON in its __dict__")
+        setattr(cls, _KEPT, size)
+        return cls
+
+    return mark
+
+
+def _kept_size(cls: Any) -> int | None:
+    size: int | None = cls.__dict__.get(_KEPT) if isinstance(cls, type) else None
+    return size
+
+
+def _keeping_encoder(plain: Codec) -> Codec:
+    """``plain`` (a kept class's compiled encoder), answering the JSON kept on the instance if any."""
+    def encode_kept(value: Any) -> Any:
+        data = value.__dict__.get(STORED)
+        if data is None:
+            data = value.__dict__[STORED] = plain(value)
+        return data
+
+    return encode_kept
+
+
+def _keeping_decoder(plain: Codec, table: dict[bytes, Any], size: int) -> Codec:
+    """``plain`` (a kept class's compiled decoder), answering the instance built before from the same
+    JSON text (compact orjson: equal text, equal record)."""
+    def decode_kept(data: Any) -> Any:
+        key = orjson.dumps(data)
+        value = table.get(key)
+        if value is None:
+            if len(table) >= size:
+                table.clear()
+            value = table[key] = plain(data)
+        return value
+
+    return decode_kept
 
 
 def encode_any(value: Any) -> Any:
@@ -149,7 +213,7 @@ class _Source:
             e = self.enc(vt, w)
             return f"dict({x})" if (key == k and e == w) else f"{{{key}: {e} for {k}, {w} in {x}.items()}}"
         if isinstance(tp, type) and dataclasses.is_dataclass(tp):
-            if x.isidentifier():  # an element of a collection: written out in place, no call per element
+            if x.isidentifier() and _kept_size(tp) is None:  # an element of a collection: written in place
                 return self.enc_fields(tp, x)
             return f"{self.bind(encoder(tp))}({x})"
         if isinstance(tp, type) and issubclass(tp, enum.Enum):
@@ -189,7 +253,7 @@ class _Source:
             e = self.dec(vt, w)
             return f"dict({d})" if (key == k and e == w) else f"{{{key}: {e} for {k}, {w} in {d}.items()}}"
         if isinstance(tp, type) and dataclasses.is_dataclass(tp):
-            if d.isidentifier() and _assigns_only(tp):  # an element of a collection: built in place
+            if d.isidentifier() and _assigns_only(tp) and _kept_size(tp) is None:  # an element: built in place
                 return self.dec_fields(tp, d)
             return f"{self.bind(decoder(tp))}({d})"
         if isinstance(tp, type) and issubclass(tp, enum.Enum):
@@ -239,7 +303,10 @@ def encoder(cls: type) -> Codec:
     """The compiled encoder of the dataclass ``cls``: an instance -> a dict (a list for a ``@row`` class)."""
     fn = _ENCODERS.get(cls)
     if fn is None:
-        fn = _ENCODERS[cls] = _compile_encoder(cls)
+        fn = _compile_encoder(cls)
+        if _kept_size(cls) is not None:
+            fn = _keeping_encoder(fn)
+        _ENCODERS[cls] = fn
     return fn
 
 
@@ -247,7 +314,11 @@ def decoder(cls: type) -> Codec:
     """The compiled decoder of the dataclass ``cls``: what ``encoder(cls)`` wrote -> an equal instance."""
     fn = _DECODERS.get(cls)
     if fn is None:
-        fn = _DECODERS[cls] = _compile_decoder(cls)
+        fn = _compile_decoder(cls)
+        size = _kept_size(cls)
+        if size is not None:
+            fn = _keeping_decoder(fn, _KEPT_TABLES.setdefault(cls, {}), size)
+        _DECODERS[cls] = fn
     return fn
 
 

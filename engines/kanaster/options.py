@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engines import snapshot
 from engines.core import Option
 
 PLAYERS = range(2, 6)
@@ -65,6 +66,7 @@ OPTIONS: tuple[Option, ...] = (
 )
 
 
+@snapshot.kept(64)  # the same in every state of a match
 @dataclass(frozen=True)
 class Rules:
     """The resolved options (seeds/kanaster.md section 12); ``decks`` resolved to a number."""

@@ -59,6 +59,7 @@ class HandTable:
     talon_count: int
 
 
+@snapshot.kept(256)  # the same from the end of one hand to the end of the next
 @dataclass(frozen=True)
 class HandRecord:
     """The summary of a finished hand: its count, the totals after it and its final table (None
