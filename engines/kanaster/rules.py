@@ -1026,9 +1026,21 @@ def _play_phase(state: KanasterState, seat: int, listing: _Listing) -> None:
                 listing.offer(MeldCards(melds), plain=True)
             listing.new_melds(MeldCards, new_meld_candidates_by_budget(hand, 0, None, groups), hand)
         single_ranks: set[tuple[str, str]] = set()
+        offered: set[tuple[str, int, int]] = set()
         for i, m in enumerate(state.melds):
             if m.owner != seat:
                 continue
+            # Lay-offs onto an own meld ask of it only its rank, size and wild cards (its candidates
+            # and ``_check_lay_off`` alike): onto a meld like one offered before, each candidate is
+            # judged as it was, and none can be listed (section 13): a single card either was listed
+            # (its key is in ``single_ranks``) or was refused; a set showed its cards, or was
+            # refused, or was passed over, and the listing only grows what passes one over, with
+            # the kind going out already if one left one card. A long match's hand owns a dozen
+            # melds of a few ranks, many of them alike.
+            like = (m.rank, len(m.cards), wild_count(m.cards))
+            if like in offered:
+                continue
+            offered.add(like)
             offer_lay_offs(listing, i, m.rank, *_lay_off_candidates(state, seat, m, groups), single_ranks)
     if state.took_pile and state.pile_taken:
         offer_tucks(state, hand, listing)
