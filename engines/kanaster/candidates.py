@@ -304,22 +304,55 @@ def new_meld_candidates_by_budget(hand: Sequence[str], after: int, top: str | No
     # Per target: keeping one card (going out), then, trimming on from there, keeping two; those
     # keeping two are listed first, as ``build`` for each budget would find them. Several targets
     # often come to the same melds: a candidate written unrotated determines its melds, and so its
-    # rotations, so the rotations of one written before are not written again.
+    # rotations, so the rotations of one written before are not written again. Melds with the
+    # black 3s forced in go out or are refused, so they only keep one card: they are gathered when
+    # the listing asks for them, in their place after the target's melds without them.
     held = len(hand) + after
     keep_two: list[Melds] = []
-    keep_one: list[list[_Meld]] = []  # the melds as trimmed to keep one card, written when asked for
-    seen_two: set[Melds] = set()
+    keep_one: list[list[_Meld] | tuple[str | None, str | None]] = []  # melds trimmed to keep one card,
+    seen_two: set[Melds] = set()  # or the target whose melds with the black 3s come here
+    black = len(groups.black) >= 3
     for rank, wild in targets:
-        for black in (False, True) if len(groups.black) >= 3 else (False,):
-            melds = _gather_from(groups, base, rank, wild, black)
-            if melds is None or not _trim(groups, melds, held - 1, top, rank, wild):
-                continue
+        melds = _gather_from(groups, base, rank, wild, False)
+        if melds is not None and _trim(groups, melds, held - 1, top, rank, wild):
             # Melds that keep two cards already are the same when trimmed to keep two: written there.
-            if melds and (black or sum(m.n + len(m.wild) for m in melds) > held - 2):
+            if melds and sum(m.n + len(m.wild) for m in melds) > held - 2:
                 keep_one.append([_Meld(m.rank, m.extra, m.n, list(m.wild)) for m in melds])
-            if not black and _trim(groups, melds, held - 2, top, rank, wild) and melds:
+            if _trim(groups, melds, held - 2, top, rank, wild) and melds:
                 _write_all(groups, melds, keep_two, seen_two)
-    return keep_two, _written(groups, keep_one)
+        if black:
+            keep_one.append((rank, wild))
+    return keep_two, _written(groups, _with_black(groups, base, keep_one, held - 1, top))
+
+
+def _with_black(groups: Groups, base: _Base, keep_one: Iterable[list[_Meld] | tuple[str | None, str | None]],
+                budget: int, top: str | None) -> Iterator[list[_Meld]]:
+    """``keep_one``'s melds, with those of each target with the black 3s forced in gathered and
+    trimmed to ``budget`` in their place."""
+    for item in keep_one:
+        if isinstance(item, list):
+            yield item
+            continue
+        rank, wild = item
+        melds = _gather_from(groups, base, rank, wild, True)
+        if melds is not None and _trim(groups, melds, budget, top, rank, wild) and melds:
+            yield melds
+
+
+def candidate_cards(groups: Groups, top: str | None = None) -> set[str]:
+    """Every card code that a candidate of ``new_meld_candidates_by_budget`` (with the pile's
+    ``top``) can hold: the top card, the naturals of each rank with two or more (counting the top
+    card), the wild cards, the black 3s when there are three. A rank's single natural is in no
+    meld of ``_gather``, nor are fewer than three black 3s; once the listed moves show every card
+    here, no further candidate shows a new one (``rules._Listing.new_melds``)."""
+    top_rank = natural_rank(top) if top else None
+    cards = {c for r, cs in groups.naturals.items() if len(cs) >= 2 or r == top_rank for c in cs}
+    cards.update(groups.wilds)
+    if len(groups.black) >= 3:
+        cards.update(groups.black)
+    if top is not None:
+        cards.add(top)
+    return cards
 
 
 def _written(groups: Groups, configurations: Iterable[Sequence[_Meld]]) -> Iterator[Melds]:

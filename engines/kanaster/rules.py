@@ -20,7 +20,14 @@ from engines.core import Event, IllegalMove, InvalidOptions, Move, Result, deal_
 from engines.core import evolve as replace
 
 from . import events
-from .candidates import Groups, Melds, new_meld_candidates_by_budget, round_robin, single_meld_candidates
+from .candidates import (
+    Groups,
+    Melds,
+    candidate_cards,
+    new_meld_candidates_by_budget,
+    round_robin,
+    single_meld_candidates,
+)
 from .melds import (
     BLACK_THREE_RANK,
     CANASTA_SIZE,
@@ -1009,7 +1016,8 @@ def _draw_phase(state: KanasterState, seat: int, listing: _Listing) -> None:
             for melds in single_meld_candidates(hand, top, groups):
                 listing.offer(TakePile(melds), plain=True)
             after = _pile_normal_count(state)
-            listing.new_melds(TakePile, new_meld_candidates_by_budget(hand, after, top, groups), (*hand, top))
+            listing.new_melds(TakePile, new_meld_candidates_by_budget(hand, after, top, groups),
+                              candidate_cards(groups, top))
         for i, m in enumerate(state.melds):
             if m.owner == seat and m.rank == rank:
                 listing.offer(TakePileLayOff(i), plain=True)
@@ -1024,7 +1032,8 @@ def _play_phase(state: KanasterState, seat: int, listing: _Listing) -> None:
         if len(hand) > MELD_SIZE:  # a new meld takes three cards and leaves one for the discard
             for melds in single_meld_candidates(hand, None, groups):
                 listing.offer(MeldCards(melds), plain=True)
-            listing.new_melds(MeldCards, new_meld_candidates_by_budget(hand, 0, None, groups), hand)
+            listing.new_melds(MeldCards, new_meld_candidates_by_budget(hand, 0, None, groups),
+                              candidate_cards(groups))
         single_ranks: set[tuple[str, str]] = set()
         offered: set[tuple[str, int, int]] = set()
         for i, m in enumerate(state.melds):
