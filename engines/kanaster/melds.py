@@ -190,9 +190,17 @@ def held_without(hand: Sequence[str], cards: Sequence[str]) -> int:
             counts[c] = counts.get(c, 0) + 1
         seen = _counted = (hand, counts)
     have = seen[1]
-    for c in cards:
-        if have.get(c, 0) < cards.count(c):
-            take(hand, cards)  # names the first card missing, as it does
+    if len(cards) < 8:  # a lay-off, a discard, a small meld: counting each card again is cheapest
+        for c in cards:
+            if have.get(c, 0) < cards.count(c):
+                take(hand, cards)  # names the first card missing, as it does
+    else:  # a large candidate of the listing (fifty cards from a long match's hand): count once
+        need: dict[str, int] = {}
+        for c in cards:
+            need[c] = need.get(c, 0) + 1
+        for c, n in need.items():
+            if have.get(c, 0) < n:
+                take(hand, cards)
     return len(hand) - len(cards)
 
 
