@@ -1036,27 +1036,38 @@ def _play_phase(state: KanasterState, seat: int, listing: _Listing) -> None:
                 listing.offer(MeldCards(melds), plain=True)
             listing.new_melds(MeldCards, new_meld_candidates_by_budget(hand, 0, None, groups),
                               candidate_cards(groups, black=False), candidate_cards(groups))
-        single_ranks: set[tuple[str, str]] = set()
-        offered: set[tuple[str, int, int]] = set()
-        for i, m in enumerate(state.melds):
-            if m.owner != seat:
-                continue
-            # Lay-offs onto an own meld ask of it only its rank, size and wild cards (its candidates
-            # and ``_check_lay_off`` alike): onto a meld like one offered before, each candidate is
-            # judged as it was, and none can be listed (section 13): a single card either was listed
-            # (its key is in ``single_ranks``) or was refused; a set showed its cards, or was
-            # refused, or was passed over, and the listing only grows what passes one over, with
-            # the kind going out already if one left one card. A long match's hand owns a dozen
-            # melds of a few ranks, many of them alike.
-            like = (m.rank, len(m.cards), wild_count(m.cards))
-            if like in offered:
-                continue
-            offered.add(like)
-            offer_lay_offs(listing, i, m.rank, *_lay_off_candidates(state, seat, m, groups), single_ranks)
+        _own_lay_offs(state, seat, groups, listing)
     if state.took_pile and state.pile_taken:
         offer_tucks(state, hand, listing)
     assert state.phase == PLAY, state.phase
     listing.discards(hand)
+
+
+def _own_lay_offs(state: KanasterState, seat: int, groups: Groups, listing: _Listing) -> None:
+    """The lay-offs onto the mover's own melds, meld by meld (``offer_lay_offs``), leaving out those
+    that cannot be listed. Lay-offs onto an own meld ask of it only its rank, size and wild cards
+    (its candidates and ``_check_lay_off`` alike): onto a meld like one offered before, each
+    candidate is judged as it was, and none can be listed (section 13): a single card either was
+    listed (its key is in ``single_ranks``) or was refused; a set showed its cards, or was refused,
+    or was passed over, and the listing only grows what passes one over, with the kind going out
+    already if one left one card. A long match's hand owns a dozen melds of a few ranks, many of
+    them alike. A set of cards that shows no new card is listed only when it leaves one card, the
+    first lay-off to (``_Listing.offer``): one that cannot is not offered either."""
+    hand = state.hands[seat]
+    shown = listing.shown.setdefault(LayOff.type, set())
+    single_ranks: set[tuple[str, str]] = set()
+    offered: set[tuple[str, int, int]] = set()
+    for i, m in enumerate(state.melds):
+        if m.owner != seat:
+            continue
+        like = (m.rank, len(m.cards), wild_count(m.cards))
+        if like in offered:
+            continue
+        offered.add(like)
+        singles, sets = _lay_off_candidates(state, seat, m, groups)
+        going_out = listing.going_out  # read as each set comes, after the singles were listed
+        offer_lay_offs(listing, i, m.rank, singles, (s for s in sets if not shown.issuperset(s) or (
+            LayOff.type not in going_out and len(hand) - len(s) == 1)), single_ranks)
 
 
 def offer_lay_offs(listing: _Listing, i: int, rank: str, singles: Iterable[tuple[str, ...]],
