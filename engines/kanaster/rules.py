@@ -362,6 +362,12 @@ def _cards_arg(cards: Any) -> tuple[str, ...]:
 def _melds_arg(melds: Any) -> tuple[tuple[str, ...], ...]:
     if not isinstance(melds, tuple | list) or not melds:
         raise IllegalMove("no_melds", "name at least one meld")
+    if type(melds) is tuple and all(type(m) is tuple for m in melds):  # a move as built: all at once
+        try:
+            if CODES.issuperset(chain.from_iterable(melds)):
+                return melds
+        except TypeError:  # something unhashable among them: ``_cards_arg`` says so
+            pass
     return tuple(_cards_arg(m) for m in melds)
 
 
@@ -555,9 +561,10 @@ def _check_meld(state: KanasterState, seat: int, move: MeldCards) -> int:
     cards = [c for m in melds for c in m]
     held = held_without(state.hands[seat], cards)
     ranks = _new_meld_ranks(state, melds)
-    canasta = has_canasta(state, seat) or any(len(m) >= CANASTA_SIZE for m in melds)
+    table = _table(state.melds)
+    canasta = seat in table.canasta or any(len(m) >= CANASTA_SIZE for m in melds)
     _check_remaining(held, canasta, BLACK_THREE_RANK in ranks)
-    if not has_melded(state, seat):
+    if seat not in table.melded:
         exempt = state.rules.concealed_exempt_from_minimum and not state.took_pile and held == 1
         if not exempt:
             _check_minimum(state, seat, cards)
@@ -900,13 +907,13 @@ class _Listing:
         shown = self.shown.get(kind)
         if shown is None:
             shown = self.shown[kind] = set()
-        known = shown.issuperset(cards)
+        known = not plain and shown.issuperset(cards)  # (a plain one is listed whenever it is legal)
         # A candidate that shows no new card is listed only if it leaves one card, the first of its
         # kind to: when it could not, whether it is legal does not matter.
-        if not plain and known and (kind in self.going_out or _held_if_legal(self.state, self.seat, move) != 1):
+        if known and (kind in self.going_out or _held_if_legal(self.state, self.seat, move) != 1):
             self.refused[move] = False
             return False
-        held = None if self.below_minimum(move, cards) else self.held_after(move)
+        held = None if self.minimum and self.below_minimum(move, cards) else self.held_after(move)
         if held is None:
             self.refused[move] = True
             return False
