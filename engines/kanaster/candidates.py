@@ -379,20 +379,34 @@ class _Work:
                 yield melds
 
 
-def candidate_cards(groups: Groups, top: str | None = None, black: bool = True) -> set[str]:
-    """Every card code that a candidate of ``new_meld_candidates_by_budget`` (with the pile's
-    ``top``) can hold: the top card, the naturals of each rank with two or more (counting the top
-    card), the wild cards, and with ``black`` the black 3s when there are three (only a candidate
-    that keeps one card holds them). A rank's single natural is in no meld of ``_gather``; once the
-    listed moves show every card here, no further candidate shows a new one (``rules._Listing``)."""
+class CandidateCards(NamedTuple):
+    """What the candidates of ``new_meld_candidates_by_budget`` can show (``candidate_cards``): once
+    the listed moves show every card here, no further candidate shows a new one
+    (``rules._Listing.new_melds``)."""
+
+    keep_two: set[str]  # every card a candidate that keeps two cards can hold
+    keep_one: set[str]  # every card a candidate that keeps one card can hold and still be legal
+    going_out: bool  # whether a candidate can leave exactly one card at all
+
+
+def candidate_cards(groups: Groups, held: int, top: str | None = None) -> CandidateCards:
+    """The cards the candidates of a hand (``groups``, with the pile's ``top``; ``held`` cards with
+    the pile's) can hold: the top card, the naturals of each rank with two or more (counting the
+    top card), the wild cards; a rank's single natural is in no meld of ``_gather``. The black 3s,
+    when there are three, only in a candidate that keeps one card, and one that holds them is
+    legal only if it leaves exactly one card (section 6): which none does when all the hand
+    cards a candidate can hold are fewer than ``held`` - 1."""
     top_rank = natural_rank(top) if top else None
     cards = {c for r, cs in groups.naturals.items() if len(cs) >= 2 or r == top_rank for c in cs}
     cards.update(groups.wilds)
-    if black and len(groups.black) >= 3:
-        cards.update(groups.black)
+    usable = sum(len(cs) for r, cs in groups.naturals.items() if len(cs) >= 2 or r == top_rank) + len(groups.wilds)
     if top is not None:
         cards.add(top)
-    return cards
+    if len(groups.black) < 3:
+        return CandidateCards(cards, cards, usable >= held - 1)
+    usable += len(groups.black)
+    going_out = usable >= held - 1
+    return CandidateCards(cards, {*cards, *groups.black} if going_out else cards, going_out)
 
 
 def _written(groups: Groups, configurations: Iterable[Sequence[_Meld]]) -> Iterator[Melds]:

@@ -21,6 +21,7 @@ from engines.core import evolve as replace
 
 from . import events
 from .candidates import (
+    CandidateCards,
     Groups,
     Melds,
     candidate_cards,
@@ -941,22 +942,25 @@ class _Listing:
         return points(cards) < self.minimum
 
     def new_melds(self, kind: type[MeldCards] | type[TakePile], candidates: tuple[Iterable[Melds], Iterable[Melds]],
-                  two_cards: set[str], one_cards: set[str]) -> None:
+                  cards: CandidateCards) -> None:
         """Offer the new melds' candidates (``new_meld_candidates_by_budget``: those that keep two
         cards or more, then those that keep one) as moves of ``kind``. A candidate that shows no
         new card is listed only when it leaves one card, the first of its kind to; so once the
-        listed moves of the kind show every card a candidate can hold (``candidate_cards``: those
-        that keep two ``two_cards``, those that keep one ``one_cards``), none of those that keep
-        two can be listed, nor any at all once one of the kind leaves one card, and the rest are
-        not offered (nor worked out: the candidates come as they are asked for)."""
+        listed moves of the kind show every card a candidate can hold (``cards``), none of those
+        that keep two can be listed, nor any at all once one of the kind leaves one card (or when
+        none can), and the rest are not offered (nor worked out: the candidates come as they are
+        asked for)."""
         keep_two, keep_one = iter(candidates[0]), iter(candidates[1])
         shown = self.shown.setdefault(kind.type, set())
-        while not (len(shown) >= len(two_cards) and shown >= two_cards):
+        every = cards.keep_two
+        while not (len(shown) >= len(every) and shown >= every):
             melds = next(keep_two, None)
             if melds is None:
                 break
             self.offer(kind(melds))
-        while not (kind.type in self.going_out and len(shown) >= len(one_cards) and shown >= one_cards):
+        every = cards.keep_one
+        while not ((kind.type in self.going_out or not cards.going_out) and len(shown) >= len(every)
+                   and shown >= every):
             melds = next(keep_one, None)
             if melds is None:
                 break
@@ -1026,7 +1030,7 @@ def _draw_phase(state: KanasterState, seat: int, listing: _Listing) -> None:
                 listing.offer(TakePile(melds), plain=True)
             after = _pile_normal_count(state)
             listing.new_melds(TakePile, new_meld_candidates_by_budget(hand, after, top, groups),
-                              candidate_cards(groups, top, black=False), candidate_cards(groups, top))
+                              candidate_cards(groups, len(hand) + after, top))
         for i, m in enumerate(state.melds):
             if m.owner == seat and m.rank == rank:
                 listing.offer(TakePileLayOff(i), plain=True)
@@ -1042,7 +1046,7 @@ def _play_phase(state: KanasterState, seat: int, listing: _Listing) -> None:
             for melds in single_meld_candidates(hand, None, groups):
                 listing.offer(MeldCards(melds), plain=True)
             listing.new_melds(MeldCards, new_meld_candidates_by_budget(hand, 0, None, groups),
-                              candidate_cards(groups, black=False), candidate_cards(groups))
+                              candidate_cards(groups, len(hand)))
         _own_lay_offs(state, seat, groups, listing)
     if state.took_pile and state.pile_taken:
         offer_tucks(state, hand, listing)
