@@ -298,7 +298,9 @@ def new_meld_candidates_by_budget(hand: Sequence[str], after: int, top: str | No
     the first; a large hand has dozens of them. Once the second is asked for, the first is over."""
     groups = groups or Groups.of(hand)
     base = _base(groups, top)
-    if base is None:
+    # No meld at all (no rank with three naturals, no pair with a wild card, no three black 3s):
+    # every target's melds are empty or miss what it forces in.
+    if base is None or not (base.triples or (base.pairs and groups.wilds) or len(groups.black) >= 3):
         return iter(()), iter(())
     work = _Work(groups, base, len(hand) + after, top)
     return work.keep_two(), _written(groups, work.keep_one())
@@ -397,9 +399,12 @@ def candidate_cards(groups: Groups, held: int, top: str | None = None) -> Candid
     legal only if it leaves exactly one card (section 6): which none does when all the hand
     cards a candidate can hold are fewer than ``held`` - 1."""
     top_rank = natural_rank(top) if top else None
-    cards = {c for r, cs in groups.naturals.items() if len(cs) >= 2 or r == top_rank for c in cs}
-    cards.update(groups.wilds)
-    usable = sum(len(cs) for r, cs in groups.naturals.items() if len(cs) >= 2 or r == top_rank) + len(groups.wilds)
+    cards = set(groups.wilds)
+    usable = len(groups.wilds)
+    for r, cs in groups.naturals.items():
+        if len(cs) >= 2 or r == top_rank:
+            cards.update(cs)
+            usable += len(cs)
     if top is not None:
         cards.add(top)
     if len(groups.black) < 3:

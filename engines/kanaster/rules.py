@@ -1067,14 +1067,20 @@ def _own_lay_offs(state: KanasterState, seat: int, groups: Groups, listing: _Lis
     hand = state.hands[seat]
     shown = listing.shown.setdefault(LayOff.type, set())
     single_ranks: set[tuple[str, str]] = set()
-    offered: set[tuple[str, int, int]] = set()
+    firsts: dict[str, Meld] = {}  # per rank, the first own meld
+    shapes: dict[str, set[tuple[int, int]]] = {}  # per rank with several, the (size, wild cards) offered
     for i, m in enumerate(state.melds):
         if m.owner != seat:
             continue
-        like = (m.rank, len(m.cards), wild_count(m.cards))
-        if like in offered:
-            continue
-        offered.add(like)
+        first = firsts.setdefault(m.rank, m)
+        if first is not m:
+            offered = shapes.get(m.rank)
+            if offered is None:
+                offered = shapes[m.rank] = {(len(first.cards), wild_count(first.cards))}
+            shape = (len(m.cards), wild_count(m.cards))
+            if shape in offered:
+                continue
+            offered.add(shape)
         singles, sets = _lay_off_candidates(state, seat, m, groups)
         going_out = listing.going_out  # read as each set comes, after the singles were listed
         offer_lay_offs(listing, i, m.rank, singles, (s for s in sets if not shown.issuperset(s) or (
