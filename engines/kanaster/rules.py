@@ -1067,16 +1067,17 @@ def _own_lay_offs(state: KanasterState, seat: int, groups: Groups, listing: _Lis
     hand = state.hands[seat]
     shown = listing.shown.setdefault(LayOff.type, set())
     single_ranks: set[tuple[str, str]] = set()
-    firsts: dict[str, Meld] = {}  # per rank, the first own meld
+    firsts: dict[str, int] = {}  # per rank, the first own meld's id
     shapes: dict[str, set[tuple[int, int]]] = {}  # per rank with several, the (size, wild cards) offered
     for i, m in enumerate(state.melds):
         if m.owner != seat:
             continue
-        first = firsts.setdefault(m.rank, m)
-        if first is not m:
+        first = firsts.setdefault(m.rank, i)
+        if first != i:
             offered = shapes.get(m.rank)
             if offered is None:
-                offered = shapes[m.rank] = {(len(first.cards), wild_count(first.cards))}
+                cards = state.melds[first].cards
+                offered = shapes[m.rank] = {(len(cards), wild_count(cards))}
             shape = (len(m.cards), wild_count(m.cards))
             if shape in offered:
                 continue
