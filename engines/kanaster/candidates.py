@@ -287,39 +287,131 @@ def new_meld_candidates(hand: Sequence[str], after: int, top: str | None = None,
 
 
 def new_meld_candidates_by_budget(hand: Sequence[str], after: int, top: str | None = None,
-                                  groups: Groups | None = None) -> tuple[list[Melds], Iterator[Melds]]:
+                                  groups: Groups | None = None) -> tuple[Iterator[Melds], Iterator[Melds]]:
     """``new_meld_candidates`` as (those trimmed to keep two cards or more, those trimmed to keep one
     card), each without a candidate twice; a candidate may be in both (a rotation written for
     either budget), and the listing answers it again from its first judgement (``rules._Listing``).
-    Those that keep one card are written as they are asked for: the listing stops asking once one of
-    them goes out and every card shows (seeds/kanaster.md section 13), most often after the first,
-    and a large hand has dozens of them."""
+    Both are worked out target by target as they are asked for, the first before the second: the
+    listing stops asking for those that keep two once the listed moves show every card they can
+    hold (most often before the first, on a long match's large hand), and for those that keep one
+    once one of them goes out and every card shows (seeds/kanaster.md section 13), most often after
+    the first; a large hand has dozens of them. Once the second is asked for, the first is over."""
     groups = groups or Groups.of(hand)
-    targets: list[tuple[str | None, str | None]] = [(None, None)]  # (rank, wild card) forced in
-    targets += [(r, None) for r, cs in groups.naturals.items() if len(cs) >= 2 or natural_rank(top or "") == r]
-    targets += [(None, w) for w in groups.wild_codes]
     base = _base(groups, top)
-    if base is None:
-        return [], iter(())
-    # Per target: keeping one card (going out), then, trimming on from there, keeping two; those
-    # keeping two are listed first, as ``build`` for each budget would find them. Several targets
-    # often come to the same melds: a candidate written unrotated determines its melds, and so its
-    # rotations, so the rotations of one written before are not written again.
-    held = len(hand) + after
-    keep_two: list[Melds] = []
-    keep_one: list[list[_Meld]] = []  # the melds as trimmed to keep one card, written when asked for
-    seen_two: set[Melds] = set()
-    for rank, wild in targets:
-        for black in (False, True) if len(groups.black) >= 3 else (False,):
-            melds = _gather_from(groups, base, rank, wild, black)
-            if melds is None or not _trim(groups, melds, held - 1, top, rank, wild):
-                continue
+    # No meld at all (no rank with three naturals, no pair with a wild card, no three black 3s):
+    # every target's melds are empty or miss what it forces in.
+    if base is None or not (base.triples or (base.pairs and groups.wilds) or len(groups.black) >= 3):
+        return iter(()), iter(())
+    work = _Work(groups, base, len(hand) + after, top)
+    return work.keep_two(), _written(groups, work.keep_one())
+
+
+class _Work:
+    """``new_meld_candidates_by_budget`` for one hand, target by target (the melds forced in: nothing,
+    each rank with two naturals or the top card's, each wild code), as its two lists are asked for.
+
+    Per target: keeping one card (going out), then, trimming on from there, keeping two; those
+    keeping two come first, as ``build`` for each budget would find them. Several targets often
+    come to the same melds: a candidate written unrotated determines its melds, and so its
+    rotations, so the rotations of one written before are not written again. Melds with the black
+    3s forced in go out or are refused, so they only keep one card: they are gathered when asked
+    for, in their place after the target's melds without them. Once those that keep one card are
+    asked for, the targets left are trimmed for them alone."""
+
+    def __init__(self, groups: Groups, base: _Base, held: int, top: str | None) -> None:
+        self.groups, self.base, self.held, self.top = groups, base, held, top
+        targets: list[tuple[str | None, str | None]] = [(None, None)]
+        targets += [(r, None) for r, cs in groups.naturals.items() if len(cs) >= 2 or r == base.top_rank]
+        targets += [(None, w) for w in groups.wild_codes]
+        self.targets = iter(targets)
+        self.black = len(groups.black) >= 3
+        self.two: list[Melds] = []  # written, each in every rotation
+        self.seen_two: set[Melds] = set()  # the unrotated ones in ``two``
+        # the melds trimmed to keep one card, or the target whose melds with the black 3s come here
+        self.one: list[list[_Meld] | tuple[str | None, str | None]] = []
+        self.two_over = False
+
+    def step(self, two: bool) -> bool:
+        """Work out the next target (for both lists, or only for keeping one); False when none is left."""
+        target = next(self.targets, None)
+        if target is None:
+            return False
+        groups, held, top = self.groups, self.held, self.top
+        rank, wild = target
+        melds = _gather_from(groups, self.base, rank, wild, False)
+        if melds is not None and _trim(groups, melds, held - 1, top, rank, wild):
             # Melds that keep two cards already are the same when trimmed to keep two: written there.
-            if melds and (black or sum(m.n + len(m.wild) for m in melds) > held - 2):
-                keep_one.append([_Meld(m.rank, m.extra, m.n, list(m.wild)) for m in melds])
-            if not black and _trim(groups, melds, held - 2, top, rank, wild) and melds:
-                _write_all(groups, melds, keep_two, seen_two)
-    return keep_two, _written(groups, keep_one)
+            if melds and sum(m.n + len(m.wild) for m in melds) > held - 2:
+                self.one.append([_Meld(m.rank, m.extra, m.n, list(m.wild)) for m in melds])
+            if two and _trim(groups, melds, held - 2, top, rank, wild) and melds:
+                _write_all(groups, melds, self.two, self.seen_two)
+        if self.black:
+            self.one.append(target)
+        return True
+
+    def keep_two(self) -> Iterator[Melds]:
+        i = 0
+        while True:
+            if i < len(self.two):
+                yield self.two[i]
+                i += 1
+            else:
+                assert not self.two_over, "those that keep two cards are asked for before those that keep one"
+                if not self.step(True):
+                    return
+
+    def keep_one(self) -> Iterator[list[_Meld]]:
+        """The melds trimmed to keep one card, those with the black 3s forced in gathered here."""
+        self.two_over = True
+        groups, top = self.groups, self.top
+        i = 0
+        while True:
+            if i == len(self.one):
+                if not self.step(False):
+                    return
+                continue
+            item = self.one[i]
+            i += 1
+            if isinstance(item, list):
+                yield item
+                continue
+            rank, wild = item
+            melds = _gather_from(groups, self.base, rank, wild, True)
+            if melds is not None and _trim(groups, melds, self.held - 1, top, rank, wild) and melds:
+                yield melds
+
+
+class CandidateCards(NamedTuple):
+    """What the candidates of ``new_meld_candidates_by_budget`` can show (``candidate_cards``): once
+    the listed moves show every card here, no further candidate shows a new one
+    (``rules._Listing.new_melds``)."""
+
+    keep_two: set[str]  # every card a candidate that keeps two cards can hold
+    keep_one: set[str]  # every card a candidate that keeps one card can hold and still be legal
+    going_out: bool  # whether a candidate can leave exactly one card at all
+
+
+def candidate_cards(groups: Groups, held: int, top: str | None = None) -> CandidateCards:
+    """The cards the candidates of a hand (``groups``, with the pile's ``top``; ``held`` cards with
+    the pile's) can hold: the top card, the naturals of each rank with two or more (counting the
+    top card), the wild cards; a rank's single natural is in no meld of ``_gather``. The black 3s,
+    when there are three, only in a candidate that keeps one card, and one that holds them is
+    legal only if it leaves exactly one card (section 6): which none does when all the hand
+    cards a candidate can hold are fewer than ``held`` - 1."""
+    top_rank = natural_rank(top) if top else None
+    cards = set(groups.wilds)
+    usable = len(groups.wilds)
+    for r, cs in groups.naturals.items():
+        if len(cs) >= 2 or r == top_rank:
+            cards.update(cs)
+            usable += len(cs)
+    if top is not None:
+        cards.add(top)
+    if len(groups.black) < 3:
+        return CandidateCards(cards, cards, usable >= held - 1)
+    usable += len(groups.black)
+    going_out = usable >= held - 1
+    return CandidateCards(cards, {*cards, *groups.black} if going_out else cards, going_out)
 
 
 def _written(groups: Groups, configurations: Iterable[Sequence[_Meld]]) -> Iterator[Melds]:

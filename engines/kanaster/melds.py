@@ -117,6 +117,11 @@ def is_natural(meld: Meld) -> bool:
     return _WILD.isdisjoint(meld.cards)
 
 
+#: code -> its rank for a natural card (4 .. ace), ``_ANY`` for a wild card (``meld_rank``'s short way)
+_ANY = "*"
+_MELDS_AS: dict[str, str] = {**_NATURAL_RANK, **dict.fromkeys(_WILD, _ANY)}
+
+
 def meld_rank(cards: Sequence[str]) -> str:
     """Validate the cards of a new meld and return its rank (section 6).
 
@@ -124,6 +129,18 @@ def meld_rank(cards: Sequence[str]) -> str:
     (whether they may be melded now is the caller's question); otherwise exactly one natural
     rank and strictly fewer wild cards than natural cards.
     """
+    # The short way, for three or more naturals of one rank (4 .. ace) and wild cards only: the
+    # listing of legal moves checks dozens of such melds per candidate. Any other cards go the
+    # long way, which finds the first reason to refuse them.
+    kinds = set(map(_MELDS_AS.get, cards))
+    kinds.discard(_ANY)
+    if len(kinds) == 1 and len(cards) >= MELD_SIZE:
+        (rank,) = kinds
+        if rank is not None:
+            wild = sum(map(_WILD.__contains__, cards))
+            if 2 * wild >= len(cards):
+                raise IllegalMove("too_many_wild_cards", "a meld needs strictly more natural than wild cards")
+            return rank
     if len(cards) < MELD_SIZE:
         raise IllegalMove("meld_too_small", "a meld needs at least three cards")
     if not RED_THREES.isdisjoint(cards):
@@ -190,9 +207,17 @@ def held_without(hand: Sequence[str], cards: Sequence[str]) -> int:
             counts[c] = counts.get(c, 0) + 1
         seen = _counted = (hand, counts)
     have = seen[1]
-    for c in cards:
-        if have.get(c, 0) < cards.count(c):
-            take(hand, cards)  # names the first card missing, as it does
+    if len(cards) < 8:  # a lay-off, a discard, a small meld: counting each card again is cheapest
+        for c in cards:
+            if have.get(c, 0) < cards.count(c):
+                take(hand, cards)  # names the first card missing, as it does
+    else:  # a large candidate of the listing (fifty cards from a long match's hand): count once
+        need: dict[str, int] = {}
+        for c in cards:
+            need[c] = need.get(c, 0) + 1
+        for c, n in need.items():
+            if have.get(c, 0) < n:
+                take(hand, cards)
     return len(hand) - len(cards)
 
 

@@ -20,7 +20,15 @@ from engines.core import Event, IllegalMove, InvalidOptions, Move, Result, deal_
 from engines.core import evolve as replace
 
 from . import events
-from .candidates import Groups, Melds, new_meld_candidates_by_budget, round_robin, single_meld_candidates
+from .candidates import (
+    CandidateCards,
+    Groups,
+    Melds,
+    candidate_cards,
+    new_meld_candidates_by_budget,
+    round_robin,
+    single_meld_candidates,
+)
 from .melds import (
     BLACK_THREE_RANK,
     CANASTA_SIZE,
@@ -355,6 +363,12 @@ def _cards_arg(cards: Any) -> tuple[str, ...]:
 def _melds_arg(melds: Any) -> tuple[tuple[str, ...], ...]:
     if not isinstance(melds, tuple | list) or not melds:
         raise IllegalMove("no_melds", "name at least one meld")
+    if type(melds) is tuple and all(type(m) is tuple for m in melds):  # a move as built: all at once
+        try:
+            if CODES.issuperset(chain.from_iterable(melds)):
+                return melds
+        except TypeError:  # something unhashable among them: ``_cards_arg`` says so
+            pass
     return tuple(_cards_arg(m) for m in melds)
 
 
@@ -548,9 +562,10 @@ def _check_meld(state: KanasterState, seat: int, move: MeldCards) -> int:
     cards = [c for m in melds for c in m]
     held = held_without(state.hands[seat], cards)
     ranks = _new_meld_ranks(state, melds)
-    canasta = has_canasta(state, seat) or any(len(m) >= CANASTA_SIZE for m in melds)
+    table = _table(state.melds)
+    canasta = seat in table.canasta or any(len(m) >= CANASTA_SIZE for m in melds)
     _check_remaining(held, canasta, BLACK_THREE_RANK in ranks)
-    if not has_melded(state, seat):
+    if seat not in table.melded:
         exempt = state.rules.concealed_exempt_from_minimum and not state.took_pile and held == 1
         if not exempt:
             _check_minimum(state, seat, cards)
@@ -893,13 +908,13 @@ class _Listing:
         shown = self.shown.get(kind)
         if shown is None:
             shown = self.shown[kind] = set()
-        known = shown.issuperset(cards)
+        known = not plain and shown.issuperset(cards)  # (a plain one is listed whenever it is legal)
         # A candidate that shows no new card is listed only if it leaves one card, the first of its
         # kind to: when it could not, whether it is legal does not matter.
-        if not plain and known and (kind in self.going_out or _held_if_legal(self.state, self.seat, move) != 1):
+        if known and (kind in self.going_out or _held_if_legal(self.state, self.seat, move) != 1):
             self.refused[move] = False
             return False
-        held = None if self.below_minimum(move, cards) else self.held_after(move)
+        held = None if self.minimum and self.below_minimum(move, cards) else self.held_after(move)
         if held is None:
             self.refused[move] = True
             return False
@@ -926,23 +941,28 @@ class _Listing:
             return False
         return points(cards) < self.minimum
 
-    def new_melds(self, kind: type[MeldCards] | type[TakePile], candidates: tuple[list[Melds], Iterable[Melds]],
-                  cards: Iterable[str]) -> None:
+    def new_melds(self, kind: type[MeldCards] | type[TakePile], candidates: tuple[Iterable[Melds], Iterable[Melds]],
+                  cards: CandidateCards) -> None:
         """Offer the new melds' candidates (``new_meld_candidates_by_budget``: those that keep two
         cards or more, then those that keep one) as moves of ``kind``. A candidate that shows no
         new card is listed only when it leaves one card, the first of its kind to; so once the
         listed moves of the kind show every card a candidate can hold (``cards``), none of those
-        that keep two can be listed, nor any at all once one of the kind leaves one card, and the
-        rest are not offered."""
-        keep_two, keep_one = candidates
-        every = set(cards)
+        that keep two can be listed, nor any at all once one of the kind leaves one card (or when
+        none can), and the rest are not offered (nor worked out: the candidates come as they are
+        asked for)."""
+        keep_two, keep_one = iter(candidates[0]), iter(candidates[1])
         shown = self.shown.setdefault(kind.type, set())
-        for melds in keep_two:
-            if len(shown) >= len(every) and shown >= every:
+        every = cards.keep_two
+        while not (len(shown) >= len(every) and shown >= every):
+            melds = next(keep_two, None)
+            if melds is None:
                 break
             self.offer(kind(melds))
-        for melds in keep_one:
-            if kind.type in self.going_out and len(shown) >= len(every) and shown >= every:
+        every = cards.keep_one
+        while not ((kind.type in self.going_out or not cards.going_out) and len(shown) >= len(every)
+                   and shown >= every):
+            melds = next(keep_one, None)
+            if melds is None:
                 break
             self.offer(kind(melds))
 
@@ -1009,7 +1029,8 @@ def _draw_phase(state: KanasterState, seat: int, listing: _Listing) -> None:
             for melds in single_meld_candidates(hand, top, groups):
                 listing.offer(TakePile(melds), plain=True)
             after = _pile_normal_count(state)
-            listing.new_melds(TakePile, new_meld_candidates_by_budget(hand, after, top, groups), (*hand, top))
+            listing.new_melds(TakePile, new_meld_candidates_by_budget(hand, after, top, groups),
+                              candidate_cards(groups, len(hand) + after, top))
         for i, m in enumerate(state.melds):
             if m.owner == seat and m.rank == rank:
                 listing.offer(TakePileLayOff(i), plain=True)
@@ -1024,16 +1045,47 @@ def _play_phase(state: KanasterState, seat: int, listing: _Listing) -> None:
         if len(hand) > MELD_SIZE:  # a new meld takes three cards and leaves one for the discard
             for melds in single_meld_candidates(hand, None, groups):
                 listing.offer(MeldCards(melds), plain=True)
-            listing.new_melds(MeldCards, new_meld_candidates_by_budget(hand, 0, None, groups), hand)
-        single_ranks: set[tuple[str, str]] = set()
-        for i, m in enumerate(state.melds):
-            if m.owner != seat:
-                continue
-            offer_lay_offs(listing, i, m.rank, *_lay_off_candidates(state, seat, m, groups), single_ranks)
+            listing.new_melds(MeldCards, new_meld_candidates_by_budget(hand, 0, None, groups),
+                              candidate_cards(groups, len(hand)))
+        _own_lay_offs(state, seat, groups, listing)
     if state.took_pile and state.pile_taken:
         offer_tucks(state, hand, listing)
     assert state.phase == PLAY, state.phase
     listing.discards(hand)
+
+
+def _own_lay_offs(state: KanasterState, seat: int, groups: Groups, listing: _Listing) -> None:
+    """The lay-offs onto the mover's own melds, meld by meld (``offer_lay_offs``), leaving out those
+    that cannot be listed. Lay-offs onto an own meld ask of it only its rank, size and wild cards
+    (its candidates and ``_check_lay_off`` alike): onto a meld like one offered before, each
+    candidate is judged as it was, and none can be listed (section 13): a single card either was
+    listed (its key is in ``single_ranks``) or was refused; a set showed its cards, or was refused,
+    or was passed over, and the listing only grows what passes one over, with the kind going out
+    already if one left one card. A long match's hand owns a dozen melds of a few ranks, many of
+    them alike. A set of cards that shows no new card is listed only when it leaves one card, the
+    first lay-off to (``_Listing.offer``): one that cannot is not offered either."""
+    hand = state.hands[seat]
+    shown = listing.shown.setdefault(LayOff.type, set())
+    single_ranks: set[tuple[str, str]] = set()
+    firsts: dict[str, int] = {}  # per rank, the first own meld's id
+    shapes: dict[str, set[tuple[int, int]]] = {}  # per rank with several, the (size, wild cards) offered
+    for i, m in enumerate(state.melds):
+        if m.owner != seat:
+            continue
+        first = firsts.setdefault(m.rank, i)
+        if first != i:
+            offered = shapes.get(m.rank)
+            if offered is None:
+                cards = state.melds[first].cards
+                offered = shapes[m.rank] = {(len(cards), wild_count(cards))}
+            shape = (len(m.cards), wild_count(m.cards))
+            if shape in offered:
+                continue
+            offered.add(shape)
+        singles, sets = _lay_off_candidates(state, seat, m, groups)
+        going_out = listing.going_out  # read as each set comes, after the singles were listed
+        offer_lay_offs(listing, i, m.rank, singles, (s for s in sets if not shown.issuperset(s) or (
+            LayOff.type not in going_out and len(hand) - len(s) == 1)), single_ranks)
 
 
 def offer_lay_offs(listing: _Listing, i: int, rank: str, singles: Iterable[tuple[str, ...]],
