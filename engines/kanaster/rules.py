@@ -291,13 +291,23 @@ class _Table(NamedTuple):
 _seen: _Table = _Table((), frozenset(), frozenset(), frozenset(), frozenset())
 
 
+_NONE: frozenset[Any] = frozenset()
+
+
 def _table(melds: tuple[Meld, ...]) -> _Table:
     global _seen
     seen = _seen
     if seen.melds is not melds:
-        canastas = frozenset((m.owner, m.rank) for m in melds if is_canasta(m))
-        seen = _seen = _Table(melds, frozenset(m.owner for m in melds), frozenset(o for o, _ in canastas),
-                              frozenset(r for _, r in canastas), canastas)
+        # (lists, not generators, and the canasta size asked inline: every listing asks a new table,
+        # most often one without a canasta)
+        canastas = frozenset([(m.owner, m.rank) for m in melds if len(m.cards) >= CANASTA_SIZE])
+        owners = frozenset([m.owner for m in melds])
+        if canastas:
+            seen = _Table(melds, owners, frozenset([o for o, _ in canastas]), frozenset([r for _, r in canastas]),
+                          canastas)
+        else:
+            seen = _Table(melds, owners, _NONE, _NONE, _NONE)
+        _seen = seen
     return seen
 
 
@@ -1063,14 +1073,26 @@ def _own_lay_offs(state: KanasterState, seat: int, groups: Groups, listing: _Lis
     or was passed over, and the listing only grows what passes one over, with the kind going out
     already if one left one card. A long match's hand owns a dozen melds of a few ranks, many of
     them alike. A set of cards that shows no new card is listed only when it leaves one card, the
-    first lay-off to (``_Listing.offer``): one that cannot is not offered either."""
+    first lay-off to (``_Listing.offer``): one that cannot is not offered either.
+
+    Onto a meld of a rank the hand holds no card of, with no wild card in the hand, there is no
+    candidate. A lay-off must keep a card, and keeping only one needs a canasta (section 6): from
+    a hand of one card none is legal, and from a hand of two only a single card, only with a
+    canasta of the mover's or onto a meld it makes one. Most positions of a long match's end
+    hold two cards and no canasta (the mover draws, discards, and draws again)."""
     hand = state.hands[seat]
+    held = len(hand)
+    if held < 2:
+        return
+    short = held == 2 and not has_canasta(state, seat)  # only onto a meld a single card makes a canasta
+    naturals, wilds = groups.naturals, groups.wilds
     shown = listing.shown.setdefault(LayOff.type, set())
     single_ranks: set[tuple[str, str]] = set()
     firsts: dict[str, int] = {}  # per rank, the first own meld's id
     shapes: dict[str, set[tuple[int, int]]] = {}  # per rank with several, the (size, wild cards) offered
     for i, m in enumerate(state.melds):
-        if m.owner != seat:
+        if (m.owner != seat or (short and len(m.cards) + 1 < CANASTA_SIZE)
+                or (not wilds and m.rank not in naturals and m.rank != BLACK_THREE_RANK)):
             continue
         first = firsts.setdefault(m.rank, i)
         if first != i:
