@@ -897,6 +897,10 @@ class _Listing:
         # over stays passed over, and one refused stays refused: several targets of the new melds
         # write the same candidate, and it is judged once.
         self.refused: dict[Move, bool] = {}
+        # What the checks of a plain meld or single-card lay-off ask beyond the cards themselves
+        # (``_offer_plain``): the cards held before it, and whether the mover owns a canasta.
+        self.hand = len(state.hands[seat])
+        self.canasta = has_canasta(state, seat)
 
     def held_after(self, move: Move) -> int | None:
         """None when the rules refuse ``move``; else how many cards the mover holds after it while
@@ -908,6 +912,8 @@ class _Listing:
             return None
 
     def offer(self, move: Move, plain: bool = False) -> bool:
+        if plain and (type(move) is MeldCards or (type(move) is LayOff and len(move.cards) == 1)):
+            return self._offer_plain(move)
         if move in self.moves:
             return True
         refused = self.refused.get(move)
@@ -937,6 +943,46 @@ class _Listing:
             return True
         self.refused[move] = False
         return False
+
+    def _offer_plain(self, move: MeldCards | LayOff) -> bool:
+        """``offer`` for a plain meld, one of ``single_meld_candidates``' in the play phase, or a
+        plain lay-off of one card, one of ``_lay_off_candidates``' singles: hand cards that form
+        one valid meld of a rank the hand holds, or a hand card that fits the meld of the mover's
+        it goes onto (its rank, a wild card, or a black 3 onto black 3s). Their checks
+        (``_check_meld``, ``_check_lay_off``) ask nothing else of the cards but whether a lay-off
+        leaves strictly fewer wild than natural cards in the meld; the rest they ask here alike:
+        that the move keeps a card, keeps one only with a canasta of the mover's or one it makes,
+        melds black 3s only going out, and reaches the minimum of a first meld. Each is judged
+        afresh when offered again, as it was: no plain candidate is passed over."""
+        moves = self.moves
+        if move in moves:
+            return True
+        if isinstance(move, MeldCards):
+            (cards,) = move.melds
+            size = len(cards)
+            held = self.hand - size
+            black = False
+            if self.minimum and self.below_minimum(move, cards):
+                held = 0
+        else:
+            cards = move.cards
+            meld = self.state.melds[move.meld]
+            size = len(meld.cards) + 1
+            held = self.hand - 1
+            black = meld.rank == BLACK_THREE_RANK
+            if 2 * (wild_count(meld.cards) + is_wild(cards[0])) >= size:
+                held = 0
+        if held < 1 or (held == 1 and not (self.canasta or size >= CANASTA_SIZE)) or (black and held != 1):
+            self.refused[move] = True
+            return False
+        moves[move] = None
+        shown = self.shown.get(move.type)
+        if shown is None:
+            shown = self.shown[move.type] = set()
+        shown.update(cards)
+        if held == 1:
+            self.going_out.add(move.type)
+        return True
 
     def below_minimum(self, move: Move, cards: Sequence[str]) -> bool:
         """Whether ``move``, a first meld of the hand, counts fewer points than the minimum, so
