@@ -1125,7 +1125,12 @@ def _own_lay_offs(state: KanasterState, seat: int, groups: Groups, listing: _Lis
     candidate. A lay-off must keep a card, and keeping only one needs a canasta (section 6): from
     a hand of one card none is legal, and from a hand of two only a single card, only with a
     canasta of the mover's or onto a meld it makes one. Most positions of a long match's end
-    hold two cards and no canasta (the mover draws, discards, and draws again)."""
+    hold two cards and no canasta (the mover draws, discards, and draws again).
+
+    Once every single card onto a meld was listed (onto an earlier meld of its rank, or, a wild
+    card, onto any), every card a set can hold shows too, so a set is listed only as the first
+    lay-off to leave one card: when one went out already, or the hand holds too many other cards
+    for that, nothing onto that meld is offered, whatever its shape."""
     hand = state.hands[seat]
     held = len(hand)
     if held < 2:
@@ -1136,10 +1141,16 @@ def _own_lay_offs(state: KanasterState, seat: int, groups: Groups, listing: _Lis
     single_ranks: set[tuple[str, str]] = set()
     firsts: dict[str, int] = {}  # per rank, the first own meld's id
     shapes: dict[str, set[tuple[int, int]]] = {}  # per rank with several, the (size, wild cards) offered
+    wild_keys = [("*", w) for w in groups.wild_codes]
     for i, m in enumerate(state.melds):
         if (m.owner != seat or (short and len(m.cards) + 1 < CANASTA_SIZE)
                 or (not wilds and m.rank not in naturals and m.rank != BLACK_THREE_RANK)):
             continue
+        if single_ranks and m.rank != BLACK_THREE_RANK:  # every single listed, no set can be
+            nat = naturals.get(m.rank, ())
+            if ((LayOff.type in listing.going_out or len(nat) + len(wilds) < held - 1)
+                    and single_ranks.issuperset(wild_keys) and single_ranks.issuperset([(m.rank, c) for c in nat])):
+                continue
         first = firsts.setdefault(m.rank, i)
         if first != i:
             offered = shapes.get(m.rank)
