@@ -891,7 +891,8 @@ class _Listing:
         self.going_out: set[str] = set()
         # A first meld of the hand (``meld``, ``take_pile``) needs this many points (0: the mover has
         # melded): ``_check_minimum``, asked of a candidate before the rest of its check.
-        self.minimum = 0 if has_melded(state, seat) else minimum_meld(state.scores[seat], state.rules)
+        table = _table(state.melds)
+        self.minimum = 0 if seat in table.melded else minimum_meld(state.scores[seat], state.rules)
         # Candidates offered and not listed: True when the rules refuse them. The listing only grows
         # what a candidate is compared with (the cards shown, the kinds going out), so one passed
         # over stays passed over, and one refused stays refused: several targets of the new melds
@@ -900,7 +901,7 @@ class _Listing:
         # What the checks of a plain meld or single-card lay-off ask beyond the cards themselves
         # (``_offer_plain``): the cards held before it, and whether the mover owns a canasta.
         self.hand = len(state.hands[seat])
-        self.canasta = has_canasta(state, seat)
+        self.canasta = seat in table.canasta
 
     def held_after(self, move: Move) -> int | None:
         """None when the rules refuse ``move``; else how many cards the mover holds after it while
@@ -1029,9 +1030,7 @@ class _Listing:
         card code held. A discard shows no card (``_cards_of``) and never leaves one card, so no
         other listing changes."""
         self.shown.setdefault(Discard.type, set())
-        moves = self.moves
-        for c in dict.fromkeys(hand):
-            moves.setdefault(_DISCARD[c], None)
+        self.moves.update(dict.fromkeys(map(_DISCARD.__getitem__, hand)))  # (none of them is listed yet)
 
 
 #: The discard of each card code: the play phase lists one per distinct card of the hand, every time.
@@ -1098,7 +1097,9 @@ def _play_phase(state: KanasterState, seat: int, listing: _Listing) -> None:
     hand = state.hands[seat]
     if not (state.took_pile and not state.rules.meld_after_taking_pile):
         groups = Groups.of(hand)
-        if len(hand) > MELD_SIZE:  # a new meld takes three cards and leaves one for the discard
+        # A new meld takes three cards and keeps one for the discard; keeping only one needs a
+        # canasta, which a meld of fewer than seven cards does not make (section 6).
+        if len(hand) > MELD_SIZE + (not listing.canasta):
             for melds in single_meld_candidates(hand, None, groups):
                 listing.offer(MeldCards(melds), plain=True)
             listing.new_melds(MeldCards, new_meld_candidates_by_budget(hand, 0, None, groups),
