@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import chain
 from typing import Any, NamedTuple
 
-from engines.cards import CODES, shuffled, standard_deck
+from engines.cards import CODES, SUITS, shuffled, standard_deck
 from engines.core import Event, IllegalMove, InvalidOptions, Move, Result, deal_from
 from engines.core import evolve as replace
 
@@ -33,6 +33,7 @@ from .melds import (
     BLACK_THREE_RANK,
     CANASTA_SIZE,
     MELD_SIZE,
+    NATURAL_RANKS,
     RED_THREES,
     held_without,
     is_black_three,
@@ -1071,6 +1072,10 @@ def _lay_off_candidates(state: KanasterState, seat: int, meld: Meld, groups: Gro
     return singles, [s for s in sets if s]
 
 
+#: The card codes of each natural rank: does a hand hold one (``_draw_phase``)?
+_CODES_OF_RANK: dict[str, frozenset[str]] = {r: frozenset(f"{r}{s}" for s in SUITS) for r in NATURAL_RANKS}
+
+
 def _draw_phase(state: KanasterState, seat: int, listing: _Listing) -> None:
     if state.talon:
         listing.offer(Draw(), plain=True)
@@ -1078,9 +1083,11 @@ def _draw_phase(state: KanasterState, seat: int, listing: _Listing) -> None:
         top = state.pile[-1]
         hand = state.hands[seat]
         rank = natural_rank(top)
-        # Every candidate melds the top card with hand cards of its rank: none without one.
-        if rank in map(natural_rank, hand):
-            groups = Groups.of(hand)
+        assert rank is not None, "a wild card or a 3 on top blocks the pile"
+        # Every candidate melds the top card with hand cards of its rank: none without one, and with
+        # one only and no wild card none at all (a meld needs three cards, more natural than wild).
+        groups = None if _CODES_OF_RANK[rank].isdisjoint(hand) else Groups.of(hand)
+        if groups is not None and (groups.wilds or len(groups.naturals[rank]) >= 2):
             for melds in single_meld_candidates(hand, top, groups):
                 listing.offer(TakePile(melds), plain=True)
             after = _pile_normal_count(state)
