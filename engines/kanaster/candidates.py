@@ -15,6 +15,7 @@ that every card code of the rank appears in some candidate.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -70,6 +71,8 @@ class Groups:
 
     @classmethod
     def of(cls, hand: Sequence[str]) -> Groups:
+        if len(hand) > _FEW_CARDS:
+            return cls._of_many(hand)
         by: dict[str, list[str]] = {}
         group_of = _GROUP_OF.get
         for c in hand:
@@ -88,6 +91,46 @@ class Groups:
         black = by.pop(BLACK_THREE_RANK, [])
         wilds = jokers + twos
         return cls(by, jokers, twos, black, wilds, list(dict.fromkeys(wilds)) if wilds else wilds)
+
+    @classmethod
+    def _of_many(cls, hand: Sequence[str]) -> Groups:
+        """``of`` for a large hand, which holds many codes twice or more (a long match plays with
+        three packs): grouped by its distinct codes, each counted once, and each group written
+        round robin from its codes' counts -- as ``round_robin`` writes it."""
+        counts = Counter(hand)  # in hand order
+        by: dict[str, list[str]] = {}
+        twice: set[str] = set()  # the groups with a code twice
+        group_of = _GROUP_OF.get
+        for c, n in counts.items():
+            g = group_of(c)
+            if g is not None:
+                codes = by.get(g)
+                if codes is None:
+                    by[g] = [c]
+                else:
+                    codes.append(c)
+                if n > 1:
+                    twice.add(g)
+        jokers = [JOKER] * counts[JOKER] if by.pop(JOKER, None) else []
+        twice.discard(JOKER)
+        for g in twice:
+            codes = by[g]
+            cards = list(codes)
+            copy = 1
+            more = [c for c in codes if counts[c] > copy]
+            while more:
+                cards.extend(more)
+                copy += 1
+                more = [c for c in more if counts[c] > copy]
+            by[g] = cards
+        twos = by.pop("2", [])
+        black = by.pop(BLACK_THREE_RANK, [])
+        wilds = jokers + twos
+        return cls(by, jokers, twos, black, wilds, list(dict.fromkeys(wilds)) if wilds else wilds)
+
+
+#: Up to this many cards ``Groups.of`` groups a hand card by card; a larger hand by its distinct codes.
+_FEW_CARDS = 16
 
 
 @dataclass(slots=True)

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import chain
 from typing import Any, NamedTuple
 
-from engines.cards import CODES, shuffled, standard_deck
+from engines.cards import CODES, SUITS, shuffled, standard_deck
 from engines.core import Event, IllegalMove, InvalidOptions, Move, Result, deal_from
 from engines.core import evolve as replace
 
@@ -33,6 +33,7 @@ from .melds import (
     BLACK_THREE_RANK,
     CANASTA_SIZE,
     MELD_SIZE,
+    NATURAL_RANKS,
     RED_THREES,
     held_without,
     is_black_three,
@@ -291,13 +292,23 @@ class _Table(NamedTuple):
 _seen: _Table = _Table((), frozenset(), frozenset(), frozenset(), frozenset())
 
 
+_NONE: frozenset[Any] = frozenset()
+
+
 def _table(melds: tuple[Meld, ...]) -> _Table:
     global _seen
     seen = _seen
     if seen.melds is not melds:
-        canastas = frozenset((m.owner, m.rank) for m in melds if is_canasta(m))
-        seen = _seen = _Table(melds, frozenset(m.owner for m in melds), frozenset(o for o, _ in canastas),
-                              frozenset(r for _, r in canastas), canastas)
+        # (lists, not generators, and the canasta size asked inline: every listing asks a new table,
+        # most often one without a canasta)
+        canastas = frozenset([(m.owner, m.rank) for m in melds if len(m.cards) >= CANASTA_SIZE])
+        owners = frozenset([m.owner for m in melds])
+        if canastas:
+            seen = _Table(melds, owners, frozenset([o for o, _ in canastas]), frozenset([r for _, r in canastas]),
+                          canastas)
+        else:
+            seen = _Table(melds, owners, _NONE, _NONE, _NONE)
+        _seen = seen
     return seen
 
 
@@ -881,12 +892,17 @@ class _Listing:
         self.going_out: set[str] = set()
         # A first meld of the hand (``meld``, ``take_pile``) needs this many points (0: the mover has
         # melded): ``_check_minimum``, asked of a candidate before the rest of its check.
-        self.minimum = 0 if has_melded(state, seat) else minimum_meld(state.scores[seat], state.rules)
+        table = _table(state.melds)
+        self.minimum = 0 if seat in table.melded else minimum_meld(state.scores[seat], state.rules)
         # Candidates offered and not listed: True when the rules refuse them. The listing only grows
         # what a candidate is compared with (the cards shown, the kinds going out), so one passed
         # over stays passed over, and one refused stays refused: several targets of the new melds
         # write the same candidate, and it is judged once.
         self.refused: dict[Move, bool] = {}
+        # What the checks of a plain meld or single-card lay-off ask beyond the cards themselves
+        # (``_offer_plain``): the cards held before it, and whether the mover owns a canasta.
+        self.hand = len(state.hands[seat])
+        self.canasta = seat in table.canasta
 
     def held_after(self, move: Move) -> int | None:
         """None when the rules refuse ``move``; else how many cards the mover holds after it while
@@ -898,6 +914,8 @@ class _Listing:
             return None
 
     def offer(self, move: Move, plain: bool = False) -> bool:
+        if plain and (type(move) is MeldCards or (type(move) is LayOff and len(move.cards) == 1)):
+            return self._offer_plain(move)
         if move in self.moves:
             return True
         refused = self.refused.get(move)
@@ -927,6 +945,46 @@ class _Listing:
             return True
         self.refused[move] = False
         return False
+
+    def _offer_plain(self, move: MeldCards | LayOff) -> bool:
+        """``offer`` for a plain meld, one of ``single_meld_candidates``' in the play phase, or a
+        plain lay-off of one card, one of ``_lay_off_candidates``' singles: hand cards that form
+        one valid meld of a rank the hand holds, or a hand card that fits the meld of the mover's
+        it goes onto (its rank, a wild card, or a black 3 onto black 3s). Their checks
+        (``_check_meld``, ``_check_lay_off``) ask nothing else of the cards but whether a lay-off
+        leaves strictly fewer wild than natural cards in the meld; the rest they ask here alike:
+        that the move keeps a card, keeps one only with a canasta of the mover's or one it makes,
+        melds black 3s only going out, and reaches the minimum of a first meld. Each is judged
+        afresh when offered again, as it was: no plain candidate is passed over."""
+        moves = self.moves
+        if move in moves:
+            return True
+        if isinstance(move, MeldCards):
+            (cards,) = move.melds
+            size = len(cards)
+            held = self.hand - size
+            black = False
+            if self.minimum and self.below_minimum(move, cards):
+                held = 0
+        else:
+            cards = move.cards
+            meld = self.state.melds[move.meld]
+            size = len(meld.cards) + 1
+            held = self.hand - 1
+            black = meld.rank == BLACK_THREE_RANK
+            if 2 * (wild_count(meld.cards) + is_wild(cards[0])) >= size:
+                held = 0
+        if held < 1 or (held == 1 and not (self.canasta or size >= CANASTA_SIZE)) or (black and held != 1):
+            self.refused[move] = True
+            return False
+        moves[move] = None
+        shown = self.shown.get(move.type)
+        if shown is None:
+            shown = self.shown[move.type] = set()
+        shown.update(cards)
+        if held == 1:
+            self.going_out.add(move.type)
+        return True
 
     def below_minimum(self, move: Move, cards: Sequence[str]) -> bool:
         """Whether ``move``, a first meld of the hand, counts fewer points than the minimum, so
@@ -973,9 +1031,7 @@ class _Listing:
         card code held. A discard shows no card (``_cards_of``) and never leaves one card, so no
         other listing changes."""
         self.shown.setdefault(Discard.type, set())
-        moves = self.moves
-        for c in dict.fromkeys(hand):
-            moves.setdefault(_DISCARD[c], None)
+        self.moves.update(dict.fromkeys(map(_DISCARD.__getitem__, hand)))  # (none of them is listed yet)
 
 
 #: The discard of each card code: the play phase lists one per distinct card of the hand, every time.
@@ -1016,6 +1072,10 @@ def _lay_off_candidates(state: KanasterState, seat: int, meld: Meld, groups: Gro
     return singles, [s for s in sets if s]
 
 
+#: The card codes of each natural rank: does a hand hold one (``_draw_phase``)?
+_CODES_OF_RANK: dict[str, frozenset[str]] = {r: frozenset(f"{r}{s}" for s in SUITS) for r in NATURAL_RANKS}
+
+
 def _draw_phase(state: KanasterState, seat: int, listing: _Listing) -> None:
     if state.talon:
         listing.offer(Draw(), plain=True)
@@ -1023,9 +1083,11 @@ def _draw_phase(state: KanasterState, seat: int, listing: _Listing) -> None:
         top = state.pile[-1]
         hand = state.hands[seat]
         rank = natural_rank(top)
-        # Every candidate melds the top card with hand cards of its rank: none without one.
-        if rank in map(natural_rank, hand):
-            groups = Groups.of(hand)
+        assert rank is not None, "a wild card or a 3 on top blocks the pile"
+        # Every candidate melds the top card with hand cards of its rank: none without one, and with
+        # one only and no wild card none at all (a meld needs three cards, more natural than wild).
+        groups = None if _CODES_OF_RANK[rank].isdisjoint(hand) else Groups.of(hand)
+        if groups is not None and (groups.wilds or len(groups.naturals[rank]) >= 2):
             for melds in single_meld_candidates(hand, top, groups):
                 listing.offer(TakePile(melds), plain=True)
             after = _pile_normal_count(state)
@@ -1042,7 +1104,9 @@ def _play_phase(state: KanasterState, seat: int, listing: _Listing) -> None:
     hand = state.hands[seat]
     if not (state.took_pile and not state.rules.meld_after_taking_pile):
         groups = Groups.of(hand)
-        if len(hand) > MELD_SIZE:  # a new meld takes three cards and leaves one for the discard
+        # A new meld takes three cards and keeps one for the discard; keeping only one needs a
+        # canasta, which a meld of fewer than seven cards does not make (section 6).
+        if len(hand) > MELD_SIZE + (not listing.canasta):
             for melds in single_meld_candidates(hand, None, groups):
                 listing.offer(MeldCards(melds), plain=True)
             listing.new_melds(MeldCards, new_meld_candidates_by_budget(hand, 0, None, groups),
@@ -1063,15 +1127,38 @@ def _own_lay_offs(state: KanasterState, seat: int, groups: Groups, listing: _Lis
     or was passed over, and the listing only grows what passes one over, with the kind going out
     already if one left one card. A long match's hand owns a dozen melds of a few ranks, many of
     them alike. A set of cards that shows no new card is listed only when it leaves one card, the
-    first lay-off to (``_Listing.offer``): one that cannot is not offered either."""
+    first lay-off to (``_Listing.offer``): one that cannot is not offered either.
+
+    Onto a meld of a rank the hand holds no card of, with no wild card in the hand, there is no
+    candidate. A lay-off must keep a card, and keeping only one needs a canasta (section 6): from
+    a hand of one card none is legal, and from a hand of two only a single card, only with a
+    canasta of the mover's or onto a meld it makes one. Most positions of a long match's end
+    hold two cards and no canasta (the mover draws, discards, and draws again).
+
+    Once every single card onto a meld was listed (onto an earlier meld of its rank, or, a wild
+    card, onto any), every card a set can hold shows too, so a set is listed only as the first
+    lay-off to leave one card: when one went out already, or the hand holds too many other cards
+    for that, nothing onto that meld is offered, whatever its shape."""
     hand = state.hands[seat]
+    held = len(hand)
+    if held < 2:
+        return
+    short = held == 2 and not has_canasta(state, seat)  # only onto a meld a single card makes a canasta
+    naturals, wilds = groups.naturals, groups.wilds
     shown = listing.shown.setdefault(LayOff.type, set())
     single_ranks: set[tuple[str, str]] = set()
     firsts: dict[str, int] = {}  # per rank, the first own meld's id
     shapes: dict[str, set[tuple[int, int]]] = {}  # per rank with several, the (size, wild cards) offered
+    wild_keys = [("*", w) for w in groups.wild_codes]
     for i, m in enumerate(state.melds):
-        if m.owner != seat:
+        if (m.owner != seat or (short and len(m.cards) + 1 < CANASTA_SIZE)
+                or (not wilds and m.rank not in naturals and m.rank != BLACK_THREE_RANK)):
             continue
+        if single_ranks and m.rank != BLACK_THREE_RANK:  # every single listed, no set can be
+            nat = naturals.get(m.rank, ())
+            if ((LayOff.type in listing.going_out or len(nat) + len(wilds) < held - 1)
+                    and single_ranks.issuperset(wild_keys) and single_ranks.issuperset([(m.rank, c) for c in nat])):
+                continue
         first = firsts.setdefault(m.rank, i)
         if first != i:
             offered = shapes.get(m.rank)
