@@ -7,24 +7,33 @@ The discard pile is shown whole: every card in it was face up when it was put th
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from engines.core import JSON
 from engines.hidden import Hidden
+from engines.memo import SHOWN, Kept
 
 from .events import hand_record_json, meld_json
-from .melds import hand_order, is_red_three, sort_hand
-from .rules import canasta_ranks, has_canasta, has_melded, pile_block, pile_frozen
+from .melds import CANASTA_SIZE, hand_order, is_red_three, sort_hand
+from .options import Rules
+from .rules import canasta_ranks, pile_block, pile_frozen
 from .scoring import minimum_meld
-from .state import KanasterState
+from .state import KanasterState, Meld
 
 
 def view(state: KanasterState, seat: int | None) -> dict[str, JSON]:
     """The ``state`` part of a view for ``seat`` (None = spectator). The table's common facts carry the
     names every game gives them: the talon is the ``stock_count``, the pile the ``discard_pile``
     (``discard_count``, ``discard_top``), the totals before this hand the ``scores``; ``players``
-    holds what is Kanaster's own per seat, ``current_turn`` what the mover did this turn."""
+    holds what is Kanaster's own per seat, ``current_turn`` what the mover did this turn.
+
+    The parts a move most often leaves as they were (the melds, the players' row, the history) are
+    shown as the view before showed them, kept by the identity of what they are worked out from
+    (``engines.memo``): shared, never to be changed."""
     rules = state.rules
     running = not state.over
-    blocking = sorted(canasta_ranks(state), key=lambda r: hand_order(r + "C"))
+    pile = state.pile
+    table = _table_json(state)
     return {
         "hand_number": state.hand_number,
         "dealer": state.dealer,
@@ -35,24 +44,15 @@ def view(state: KanasterState, seat: int | None) -> dict[str, JSON]:
         "hand": list(state.hands[seat]) if seat is not None else None,
         "hand_counts": [len(h) for h in state.hands],
         "scores": list(state.scores),
-        "players": [
-            {
-                "seat": s,
-                "minimum": minimum_meld(state.scores[s], rules),
-                "melded": has_melded(state, s),
-                "canasta": has_canasta(state, s),
-                "red_threes": list(state.red_threes[s]),
-            }
-            for s in range(state.players)
-        ],
+        "players": table.players,
         "stock_count": len(state.talon),
-        "discard_pile": list(state.pile),
-        "discard_count": len(state.pile),
-        "discard_top": state.pile[-1] if state.pile else None,
+        "discard_pile": list(pile),
+        "discard_count": len(pile),
+        "discard_top": pile[-1] if pile else None,
         "pile_blocked": running and pile_block(state, state.current) is not None,
         "pile_frozen": pile_frozen(state),
-        "blocking_ranks": blocking,
-        "melds": [meld_json(i, m) for i, m in enumerate(state.melds)],
+        "blocking_ranks": table.blocking,
+        "melds": table.melds,
         "current_turn": {
             "took_pile": state.took_pile,
             "pile_cards": list(state.pile_taken),
@@ -64,9 +64,68 @@ def view(state: KanasterState, seat: int | None) -> dict[str, JSON]:
         "max_turns": rules.max_turns,
         "turns_played": state.turns,
         "hands_played": len(state.history),
-        "history": [list(h) for h in state.history],
+        "history": _history(state.history),
         "last_hand": hand_record_json(state.last_hand),
     }
+
+
+class _Shown(NamedTuple):
+    """What a view shows of one table of melds, and the players' rows as last shown with it."""
+
+    melds: list[dict[str, JSON]]
+    blocking: list[str]  # the ranks with a canasta, in hand order
+    scores: tuple[int, ...]  # what ``players`` was worked out from, besides the melds
+    rules: Rules
+    red_threes: tuple[tuple[str, ...], ...]
+    players: list[dict[str, JSON]]
+
+
+#: What each table of melds shows, by the melds' identity: a draw or a discard leaves the tuple as it
+#: was, so most views of a hand show the melds (and mostly the ``players``) the view before showed.
+_shown: Kept[tuple[Meld, ...], _Shown] = Kept(256)
+
+
+def _table_json(state: KanasterState) -> _Shown:
+    """A view's ``melds``, ``blocking_ranks`` and ``players`` (per seat its first-meld minimum, whether
+    it has melded and has a canasta, and its laid-out red 3s)."""
+    melds, scores, rules, reds = state.melds, state.scores, state.rules, state.red_threes
+    kept = _shown.get(melds)
+    if kept is not None:
+        # (a draw builds the red 3s anew, equal: compared by value)
+        if kept.scores is scores and kept.rules is rules and kept.red_threes == reds:
+            return kept
+        shown, blocking = kept.melds, kept.blocking
+    else:
+        shown = []
+        for i, m in enumerate(melds):  # (meld_json's kept answer read inline: most melds are the ones shown before)
+            done = m.__dict__.get(SHOWN)
+            shown.append(done if done is not None and done["id"] == i else meld_json(i, m))
+        ranks = canasta_ranks(state)
+        blocking = sorted(ranks, key=lambda r: hand_order(r + "C")) if ranks else []
+    melded = {m.owner for m in melds}
+    canasta = {m.owner for m in melds if len(m.cards) >= CANASTA_SIZE}  # is_canasta (has_melded, has_canasta)
+    players: list[dict[str, JSON]] = [
+        {
+            "seat": s,
+            "minimum": minimum_meld(scores[s], rules),
+            "melded": s in melded,
+            "canasta": s in canasta,
+            "red_threes": list(reds[s]),
+        }
+        for s in range(state.players)
+    ]
+    return _shown.put(melds, _Shown(shown, blocking, scores, rules, reds, players))
+
+
+#: Each match's history as shown, by the tuple's identity (it changes once a hand).
+_shown_history: Kept[tuple[tuple[int, ...], ...], list[list[int]]] = Kept(256)
+
+
+def _history(history: tuple[tuple[int, ...], ...]) -> list[list[int]]:
+    kept = _shown_history.get(history)
+    if kept is not None:
+        return kept
+    return _shown_history.put(history, [list(h) for h in history])
 
 
 def hidden(state: KanasterState, seat: int | None) -> tuple[Hidden, ...]:
