@@ -58,6 +58,6 @@ def test_matches_with_an_empty_table_show_their_own_players_and_history() -> Non
     for state in (two, played, two, four, played):
         for seat in (None, *range(state.players)):
             assert view(state, seat) == _anew(state, seat)
-    assert [p["minimum"] for p in view(played, None)["players"]] == [90, 50, 120, 50]  # type: ignore[index]
+    assert [p["minimum"] for p in view(played, None)["players"]] == [90, 50, 120, 50]
     assert view(played, None)["history"] == [[1500, 0, 3000, -20]]
     assert view(two, None)["history"] == []
