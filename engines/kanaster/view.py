@@ -7,16 +7,14 @@ The discard pile is shown whole: every card in it was face up when it was put th
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from engines.core import JSON
 from engines.hidden import Hidden
 from engines.memo import SHOWN, Kept
 
 from .events import hand_record_json, meld_json
-from .melds import CANASTA_SIZE, hand_order, is_red_three, sort_hand
+from .melds import hand_order, is_red_three, sort_hand
 from .options import Rules
-from .rules import canasta_ranks, pile_block, pile_frozen
+from .rules import canasta_ranks, has_canasta, has_melded, pile_block, pile_frozen
 from .scoring import minimum_meld
 from .state import KanasterState, Meld
 
@@ -33,7 +31,7 @@ def view(state: KanasterState, seat: int | None) -> dict[str, JSON]:
     rules = state.rules
     running = not state.over
     pile = state.pile
-    table = _table_json(state)
+    melds, blocking, players = _table_json(state)
     return {
         "hand_number": state.hand_number,
         "dealer": state.dealer,
@@ -44,15 +42,15 @@ def view(state: KanasterState, seat: int | None) -> dict[str, JSON]:
         "hand": list(state.hands[seat]) if seat is not None else None,
         "hand_counts": [len(h) for h in state.hands],
         "scores": list(state.scores),
-        "players": table.players,
+        "players": players,
         "stock_count": len(state.talon),
         "discard_pile": list(pile),
         "discard_count": len(pile),
         "discard_top": pile[-1] if pile else None,
         "pile_blocked": running and pile_block(state, state.current) is not None,
         "pile_frozen": pile_frozen(state),
-        "blocking_ranks": table.blocking,
-        "melds": table.melds,
+        "blocking_ranks": blocking,
+        "melds": melds,
         "current_turn": {
             "took_pile": state.took_pile,
             "pile_cards": list(state.pile_taken),
@@ -69,32 +67,24 @@ def view(state: KanasterState, seat: int | None) -> dict[str, JSON]:
     }
 
 
-class _Shown(NamedTuple):
-    """What a view shows of one table of melds, and the players' rows as last shown with it."""
-
-    melds: list[dict[str, JSON]]
-    blocking: list[str]  # the ranks with a canasta, in hand order
-    scores: tuple[int, ...]  # what ``players`` was worked out from, besides the melds
-    rules: Rules
-    red_threes: tuple[tuple[str, ...], ...]
-    players: list[dict[str, JSON]]
-
-
 #: What each table of melds shows, by the melds' identity: a draw or a discard leaves the tuple as it
 #: was, so most views of a hand show the melds (and mostly the ``players``) the view before showed.
-_shown: Kept[tuple[Meld, ...], _Shown] = Kept(256)
+#: Kept as (``melds``, ``blocking_ranks``, and the ``players`` last shown with them, with the totals,
+#: rules and laid-out red 3s they were worked out from): a plain tuple, built on every new table.
+_shown: Kept[tuple[Meld, ...], tuple[list[dict[str, JSON]], list[str], tuple[int, ...], Rules,
+                                     tuple[tuple[str, ...], ...], list[dict[str, JSON]]]] = Kept(256)
 
 
-def _table_json(state: KanasterState) -> _Shown:
-    """A view's ``melds``, ``blocking_ranks`` and ``players`` (per seat its first-meld minimum, whether
-    it has melded and has a canasta, and its laid-out red 3s)."""
+def _table_json(state: KanasterState) -> tuple[list[dict[str, JSON]], list[str], list[dict[str, JSON]]]:
+    """A view's ``melds``, ``blocking_ranks`` (the ranks with a canasta, in hand order) and ``players``
+    (per seat its first-meld minimum, whether it has melded and has a canasta, its laid-out red 3s)."""
     melds, scores, rules, reds = state.melds, state.scores, state.rules, state.red_threes
     kept = _shown.get(melds)
     if kept is not None:
+        shown, blocking, kept_scores, kept_rules, kept_reds, players = kept
         # (a draw builds the red 3s anew, equal: compared by value)
-        if kept.scores is scores and kept.rules is rules and kept.red_threes == reds:
-            return kept
-        shown, blocking = kept.melds, kept.blocking
+        if kept_scores is scores and kept_rules is rules and kept_reds == reds:
+            return shown, blocking, players
     else:
         shown = []
         for i, m in enumerate(melds):  # (meld_json's kept answer read inline: most melds are the ones shown before)
@@ -102,19 +92,18 @@ def _table_json(state: KanasterState) -> _Shown:
             shown.append(done if done is not None and done["id"] == i else meld_json(i, m))
         ranks = canasta_ranks(state)
         blocking = sorted(ranks, key=lambda r: hand_order(r + "C")) if ranks else []
-    melded = {m.owner for m in melds}
-    canasta = {m.owner for m in melds if len(m.cards) >= CANASTA_SIZE}  # is_canasta (has_melded, has_canasta)
-    players: list[dict[str, JSON]] = [
+    players = [
         {
             "seat": s,
             "minimum": minimum_meld(scores[s], rules),
-            "melded": s in melded,
-            "canasta": s in canasta,
+            "melded": has_melded(state, s),
+            "canasta": has_canasta(state, s),
             "red_threes": list(reds[s]),
         }
         for s in range(state.players)
     ]
-    return _shown.put(melds, _Shown(shown, blocking, scores, rules, reds, players))
+    _shown.put(melds, (shown, blocking, scores, rules, reds, players))
+    return shown, blocking, players
 
 
 #: Each match's history as shown, by the tuple's identity (it changes once a hand).
