@@ -9,22 +9,29 @@ from __future__ import annotations
 
 from engines.core import JSON
 from engines.hidden import Hidden
+from engines.memo import SHOWN, Kept
 
 from .events import hand_record_json, meld_json
 from .melds import hand_order, is_red_three, sort_hand
+from .options import Rules
 from .rules import canasta_ranks, has_canasta, has_melded, pile_block, pile_frozen
 from .scoring import minimum_meld
-from .state import KanasterState
+from .state import KanasterState, Meld
 
 
 def view(state: KanasterState, seat: int | None) -> dict[str, JSON]:
     """The ``state`` part of a view for ``seat`` (None = spectator). The table's common facts carry the
     names every game gives them: the talon is the ``stock_count``, the pile the ``discard_pile``
     (``discard_count``, ``discard_top``), the totals before this hand the ``scores``; ``players``
-    holds what is Kanaster's own per seat, ``current_turn`` what the mover did this turn."""
+    holds what is Kanaster's own per seat, ``current_turn`` what the mover did this turn.
+
+    The parts a move most often leaves as they were (the melds, the players' row, the history) are
+    shown as the view before showed them, kept by the identity of what they are worked out from
+    (``engines.memo``): shared, never to be changed."""
     rules = state.rules
     running = not state.over
-    blocking = sorted(canasta_ranks(state), key=lambda r: hand_order(r + "C"))
+    pile = state.pile
+    melds, blocking, players = _table_json(state)
     return {
         "hand_number": state.hand_number,
         "dealer": state.dealer,
@@ -35,24 +42,15 @@ def view(state: KanasterState, seat: int | None) -> dict[str, JSON]:
         "hand": list(state.hands[seat]) if seat is not None else None,
         "hand_counts": [len(h) for h in state.hands],
         "scores": list(state.scores),
-        "players": [
-            {
-                "seat": s,
-                "minimum": minimum_meld(state.scores[s], rules),
-                "melded": has_melded(state, s),
-                "canasta": has_canasta(state, s),
-                "red_threes": list(state.red_threes[s]),
-            }
-            for s in range(state.players)
-        ],
+        "players": players,
         "stock_count": len(state.talon),
-        "discard_pile": list(state.pile),
-        "discard_count": len(state.pile),
-        "discard_top": state.pile[-1] if state.pile else None,
+        "discard_pile": list(pile),
+        "discard_count": len(pile),
+        "discard_top": pile[-1] if pile else None,
         "pile_blocked": running and pile_block(state, state.current) is not None,
         "pile_frozen": pile_frozen(state),
         "blocking_ranks": blocking,
-        "melds": [meld_json(i, m) for i, m in enumerate(state.melds)],
+        "melds": melds,
         "current_turn": {
             "took_pile": state.took_pile,
             "pile_cards": list(state.pile_taken),
@@ -64,9 +62,59 @@ def view(state: KanasterState, seat: int | None) -> dict[str, JSON]:
         "max_turns": rules.max_turns,
         "turns_played": state.turns,
         "hands_played": len(state.history),
-        "history": [list(h) for h in state.history],
+        "history": _history(state.history),
         "last_hand": hand_record_json(state.last_hand),
     }
+
+
+#: What each table of melds shows, by the melds' identity: a draw or a discard leaves the tuple as it
+#: was, so most views of a hand show the melds (and mostly the ``players``) the view before showed.
+#: Kept as (``melds``, ``blocking_ranks``, and the ``players`` last shown with them, with the totals,
+#: rules and laid-out red 3s they were worked out from): a plain tuple, built on every new table.
+_shown: Kept[tuple[Meld, ...], tuple[list[dict[str, JSON]], list[str], tuple[int, ...], Rules,
+                                     tuple[tuple[str, ...], ...], list[dict[str, JSON]]]] = Kept(256)
+
+
+def _table_json(state: KanasterState) -> tuple[list[dict[str, JSON]], list[str], list[dict[str, JSON]]]:
+    """A view's ``melds``, ``blocking_ranks`` (the ranks with a canasta, in hand order) and ``players``
+    (per seat its first-meld minimum, whether it has melded and has a canasta, its laid-out red 3s)."""
+    melds, scores, rules, reds = state.melds, state.scores, state.rules, state.red_threes
+    kept = _shown.get(melds)
+    if kept is not None:
+        shown, blocking, kept_scores, kept_rules, kept_reds, players = kept
+        # (a draw builds the red 3s anew, equal: compared by value)
+        if kept_scores is scores and kept_rules is rules and kept_reds == reds:
+            return shown, blocking, players
+    else:
+        shown = []
+        for i, m in enumerate(melds):  # (meld_json's kept answer read inline: most melds are the ones shown before)
+            done = m.__dict__.get(SHOWN)
+            shown.append(done if done is not None and done["id"] == i else meld_json(i, m))
+        ranks = canasta_ranks(state)
+        blocking = sorted(ranks, key=lambda r: hand_order(r + "C")) if ranks else []
+    players = [
+        {
+            "seat": s,
+            "minimum": minimum_meld(scores[s], rules),
+            "melded": has_melded(state, s),
+            "canasta": has_canasta(state, s),
+            "red_threes": list(reds[s]),
+        }
+        for s in range(state.players)
+    ]
+    _shown.put(melds, (shown, blocking, scores, rules, reds, players))
+    return shown, blocking, players
+
+
+#: Each match's history as shown, by the tuple's identity (it changes once a hand).
+_shown_history: Kept[tuple[tuple[int, ...], ...], list[list[int]]] = Kept(256)
+
+
+def _history(history: tuple[tuple[int, ...], ...]) -> list[list[int]]:
+    kept = _shown_history.get(history)
+    if kept is not None:
+        return kept
+    return _shown_history.put(history, [list(h) for h in history])
 
 
 def hidden(state: KanasterState, seat: int | None) -> tuple[Hidden, ...]:
