@@ -219,12 +219,8 @@ EVENT_TYPES: tuple[type[EventType], ...] = (Dealt, Turned, Drew, RedThree, Melde
 
 
 def drew(seat: int, cards: Sequence[str]) -> Event:
-    """Cards taken from the talon: the drawer sees which, everyone else how many (section 5.1).
-
-    Built as ``Drew(seat, len(cards), {seat: cards}).event()`` builds it, field for field (the event
-    tests check both alike), without the declaration's dataclass on the way: a card is drawn every
-    turn, and the record made and read back field by field cost more than the rest of the draw."""
-    return Event(Drew.type, {"seat": seat, "count": len(cards)}, {seat: {"cards": list(cards)}})
+    """Cards taken from the talon: the drawer sees which, everyone else how many (section 5.1)."""
+    return Drew(seat, len(cards), {seat: cards}).event()
 
 
 def red_three(seat: int, reds: Sequence[str], replacements: Sequence[str], source: Source) -> Event:

@@ -11,9 +11,7 @@ from dataclasses import replace
 
 from engines.cards import shuffled
 from engines.core import Event
-from engines.eventtypes import mismatches
 from engines.kanaster import ENGINE as E
-from engines.kanaster import events as kanaster_events
 from engines.kanaster import rules
 from engines.kanaster.moves import Discard, Draw, EndHand, LayOff, MeldCards, TakePile, TakePileLayOff, Tuck
 from engines.kanaster.state import FINISHED, KanasterState
@@ -260,13 +258,3 @@ def test_the_view_keeps_the_last_hand_with_its_final_table_until_the_next_hand_e
     s = replace(s, talon=(), phase="draw", hands=(("4S",), ("5S",)), melds=())
     s = E.apply(s, s.current, EndHand())
     assert E.view(s, None)["last_hand"]["number"] == 2 and E.view(s, None)["last_hand"] != kept
-
-
-def test_drew_built_directly_is_the_event_its_declaration_builds() -> None:
-    """``drew`` skips the declared record on the way (a draw every turn): it must be the very
-    event ``Drew(...).event()`` makes, and conform to the declaration."""
-    for seat, cards in ((0, ("8H",)), (3, ("3D", "JK")), (1, ["KC"]), (2, ())):
-        built = kanaster_events.drew(seat, cards)
-        assert built == kanaster_events.Drew(seat, len(cards), {seat: cards}).event()
-        assert mismatches(kanaster_events.EVENT_TYPES, built) == []
-        assert type(built.private[seat]["cards"]) is list
