@@ -903,6 +903,9 @@ class _Listing:
         # (``_offer_plain``): the cards held before it, and whether the mover owns a canasta.
         self.hand = len(state.hands[seat])
         self.canasta = seat in table.canasta
+        # What the plain take-pile candidates' checks ask of the pile (``_offer_take``), once asked:
+        # the cards under its top that go into the hand, and whether it is frozen.
+        self.pile: tuple[int, bool] | None = None
 
     def held_after(self, move: Move) -> int | None:
         """None when the rules refuse ``move``; else how many cards the mover holds after it while
@@ -914,8 +917,15 @@ class _Listing:
             return None
 
     def offer(self, move: Move, plain: bool = False) -> bool:
-        if plain and (type(move) is MeldCards or (type(move) is LayOff and len(move.cards) == 1)):
-            return self._offer_plain(move)
+        if plain:
+            if type(move) is MeldCards or (type(move) is LayOff and len(move.cards) == 1):
+                return self._offer_plain(move)
+            if type(move) is TakePile or type(move) is TakePileLayOff:
+                return self._offer_take(move)
+            if type(move) is Draw and self.state.phase == DRAW and self.state.talon:  # ``_check_draw``
+                self.moves[move] = None
+                self.shown.setdefault(Draw.type, set())
+                return True
         if move in self.moves:
             return True
         refused = self.refused.get(move)
@@ -975,6 +985,45 @@ class _Listing:
             if 2 * (wild_count(meld.cards) + is_wild(cards[0])) >= size:
                 held = 0
         if held < 1 or (held == 1 and not (self.canasta or size >= CANASTA_SIZE)) or (black and held != 1):
+            self.refused[move] = True
+            return False
+        moves[move] = None
+        shown = self.shown.get(move.type)
+        if shown is None:
+            shown = self.shown[move.type] = set()
+        shown.update(cards)
+        if held == 1:
+            self.going_out.add(move.type)
+        return True
+
+    def _offer_take(self, move: TakePile | TakePileLayOff) -> bool:
+        """``offer`` for a plain take-pile candidate of the draw phase (``_draw_phase``), with the pile
+        not blocked: a single meld of ``single_meld_candidates`` (the pile's top card first, hand cards
+        of its rank, wild cards, more natural than wild), or the top card onto a meld of the mover's of
+        its rank, which it always fits. Their checks (``_check_take_pile``,
+        ``_check_take_pile_lay_off``) ask nothing else of the cards but that a frozen pile is taken
+        only with a meld of three naturals, the lay-off never; the rest they ask here alike: that the
+        mover keeps a card after the pile's cards under its top join the hand, keeps one only with a
+        canasta of the mover's or one the move makes, and that a first meld reaches the minimum."""
+        moves = self.moves
+        if move in moves:
+            return True
+        pile = self.pile
+        if pile is None:
+            pile = self.pile = (_pile_normal_count(self.state), pile_frozen(self.state))
+        after, frozen = pile
+        if isinstance(move, TakePile):
+            (cards,) = move.melds
+            size = len(cards)
+            held = self.hand - size + 1 + after
+            refused = ((frozen and size - wild_count(cards) < 3)  # the top card and two naturals
+                       or (self.minimum != 0 and points(cards) < self.minimum))
+        else:
+            cards = ()
+            size = len(self.state.melds[move.meld].cards) + 1
+            held = self.hand + after
+            refused = frozen
+        if refused or held < 1 or (held == 1 and not (self.canasta or size >= CANASTA_SIZE)):
             self.refused[move] = True
             return False
         moves[move] = None
