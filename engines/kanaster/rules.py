@@ -1048,6 +1048,15 @@ class _Listing:
             return False
         return points(cards) < self.minimum
 
+    def new_meld_minimum(self, kind: type[MeldCards] | type[TakePile]) -> tuple[int, int]:
+        """The points below which the checks refuse a new meld's candidate of ``kind`` whatever else
+        they ask (``below_minimum``): (for those that keep two cards, for those that keep one). A
+        first meld of the hand needs the minimum; one that leaves one card may be exempt (option
+        ``concealed_exempt_from_minimum``, not after taking the pile); a take_pile never is."""
+        if kind is MeldCards and self.state.rules.concealed_exempt_from_minimum and not self.state.took_pile:
+            return self.minimum, 0
+        return self.minimum, self.minimum
+
     def new_melds(self, kind: type[MeldCards] | type[TakePile], candidates: tuple[Iterable[Melds], Iterable[Melds]],
                   cards: CandidateCards) -> None:
         """Offer the new melds' candidates (``new_meld_candidates_by_budget``: those that keep two
@@ -1140,7 +1149,8 @@ def _draw_phase(state: KanasterState, seat: int, listing: _Listing) -> None:
             for melds in single_meld_candidates(hand, top, groups):
                 listing.offer(TakePile(melds), plain=True)
             after = _pile_normal_count(state)
-            listing.new_melds(TakePile, new_meld_candidates_by_budget(hand, after, top, groups),
+            listing.new_melds(TakePile, new_meld_candidates_by_budget(hand, after, top, groups,
+                                                                      listing.new_meld_minimum(TakePile)),
                               candidate_cards(groups, len(hand) + after, top))
         for i, m in enumerate(state.melds):
             if m.owner == seat and m.rank == rank:
@@ -1158,7 +1168,8 @@ def _play_phase(state: KanasterState, seat: int, listing: _Listing) -> None:
         if len(hand) > MELD_SIZE + (not listing.canasta):
             for melds in single_meld_candidates(hand, None, groups):
                 listing.offer(MeldCards(melds), plain=True)
-            listing.new_melds(MeldCards, new_meld_candidates_by_budget(hand, 0, None, groups),
+            listing.new_melds(MeldCards, new_meld_candidates_by_budget(hand, 0, None, groups,
+                                                                       listing.new_meld_minimum(MeldCards)),
                               candidate_cards(groups, len(hand)))
         _own_lay_offs(state, seat, groups, listing)
     if state.took_pile and state.pile_taken:
