@@ -371,10 +371,18 @@ class _Work:
         self.groups, self.base, self.held, self.top = groups, base, held, top
         self.minimum_two, self.minimum_one = minimum
         targets: list[tuple[str | None, str | None]] = [(None, None)]
-        targets += [(r, None) for r, cs in groups.naturals.items() if len(cs) >= 2 or r == base.top_rank]
-        targets += [(None, w) for w in groups.wild_codes]
+        if groups.wilds:
+            targets += [(r, None) for r, cs in groups.naturals.items() if len(cs) >= 2 or r == base.top_rank]
+            targets += [(None, w) for w in groups.wild_codes]
+        else:  # only a rank of three naturals (with the top card) makes a meld: the others miss theirs
+            targets += [(r, None) for r, cs in groups.naturals.items() if len(cs) + (r == base.top_rank) >= 3]
         self.targets = iter(targets)
         self.black = len(groups.black) >= 3
+        # Without a wild card or black 3s every rank's melds are those of no target (its naturals):
+        # trimmed alike, unless a trim drops a whole meld (it spares the rank forced in). When those
+        # of no target lost none, the ranks' are written already.
+        self.alike = not groups.wilds and not self.black
+        self.repeated = False
         self.two: list[Melds] = []  # written, each in every rotation
         self.seen_two: set[Melds] = set()  # the unrotated ones in ``two``
         # the melds trimmed to keep one card, or the target whose melds with the black 3s come here
@@ -388,7 +396,10 @@ class _Work:
             return False
         groups, held, top = self.groups, self.held, self.top
         rank, wild = target
+        if self.repeated:
+            return True
         melds = _gather_from(groups, self.base, rank, wild, False)
+        count = len(melds) if melds is not None else -1
         if melds is not None and _trim(groups, melds, held - 1, top, rank, wild):
             value = _points(melds) if self.minimum_two or self.minimum_one else 0
             # Melds that keep two cards already are the same when trimmed to keep two: written there.
@@ -396,6 +407,7 @@ class _Work:
                 self.one.append([_Meld(m.rank, m.extra, m.n, list(m.wild)) for m in melds])
             if two and value >= self.minimum_two and _trim(groups, melds, held - 2, top, rank, wild) and melds:
                 _write_all(groups, melds, self.two, self.seen_two)
+            self.repeated = self.alike and len(melds) == count
         if self.black:
             self.one.append(target)
         return True

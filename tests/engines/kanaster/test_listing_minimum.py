@@ -101,3 +101,4 @@ def test_black_threes_that_go_out_are_asked_for_when_they_reach_the_minimum():
     hand = ["KC", "KD", "KH", "KS", "KC", "KD", "KH", "3C", "3S", "3C", "9H"]
     counted = _compare(position(hands=[hand, ["4C"] * 3], phase=PLAY), 0)
     assert counted["legal 1"] == 1
+
