@@ -965,10 +965,10 @@ class _Listing:
         leaves strictly fewer wild than natural cards in the meld; the rest they ask here alike:
         that the move keeps a card, keeps one only with a canasta of the mover's or one it makes,
         melds black 3s only going out, and reaches the minimum of a first meld. Each is judged
-        afresh when offered again, as it was: no plain candidate is passed over."""
+        afresh when offered again, as it was: no plain candidate is passed over, and one listed
+        already is listed again where it stands (its key hashed once: a long match's hand offers
+        dozens)."""
         moves = self.moves
-        if move in moves:
-            return True
         if isinstance(move, MeldCards):
             (cards,) = move.melds
             size = len(cards)
@@ -1004,10 +1004,9 @@ class _Listing:
         ``_check_take_pile_lay_off``) ask nothing else of the cards but that a frozen pile is taken
         only with a meld of three naturals, the lay-off never; the rest they ask here alike: that the
         mover keeps a card after the pile's cards under its top join the hand, keeps one only with a
-        canasta of the mover's or one the move makes, and that a first meld reaches the minimum."""
+        canasta of the mover's or one the move makes, and that a first meld reaches the minimum.
+        Judged afresh when offered again, as ``_offer_plain`` judges its candidates."""
         moves = self.moves
-        if move in moves:
-            return True
         pile = self.pile
         if pile is None:
             pile = self.pile = (_pile_normal_count(self.state), pile_frozen(self.state))
