@@ -330,7 +330,8 @@ def new_meld_candidates(hand: Sequence[str], after: int, top: str | None = None,
 
 
 def new_meld_candidates_by_budget(hand: Sequence[str], after: int, top: str | None = None,
-                                  groups: Groups | None = None) -> tuple[Iterator[Melds], Iterator[Melds]]:
+                                  groups: Groups | None = None, minimum: tuple[int, int] = (0, 0)
+                                  ) -> tuple[Iterator[Melds], Iterator[Melds]]:
     """``new_meld_candidates`` as (those trimmed to keep two cards or more, those trimmed to keep one
     card), each without a candidate twice; a candidate may be in both (a rotation written for
     either budget), and the listing answers it again from its first judgement (``rules._Listing``).
@@ -338,14 +339,19 @@ def new_meld_candidates_by_budget(hand: Sequence[str], after: int, top: str | No
     listing stops asking for those that keep two once the listed moves show every card they can
     hold (most often before the first, on a long match's large hand), and for those that keep one
     once one of them goes out and every card shows (seeds/kanaster.md section 13), most often after
-    the first; a large hand has dozens of them. Once the second is asked for, the first is over."""
+    the first; a large hand has dozens of them. Once the second is asked for, the first is over.
+
+    ``minimum``: (for those that keep two, for those that keep one) the points below which the
+    rules refuse a candidate whatever else (a first meld's minimum; 0 for none): such candidates
+    are left out. Trimming only drops cards, so melds that count too few before trimming to keep
+    two count too few after it, in every rotation (suits do not count), and are not written."""
     groups = groups or Groups.of(hand)
     base = _base(groups, top)
     # No meld at all (no rank with three naturals, no pair with a wild card, no three black 3s):
     # every target's melds are empty or miss what it forces in.
     if base is None or not (base.triples or (base.pairs and groups.wilds) or len(groups.black) >= 3):
         return iter(()), iter(())
-    work = _Work(groups, base, len(hand) + after, top)
+    work = _Work(groups, base, len(hand) + after, top, minimum)
     return work.keep_two(), _written(groups, work.keep_one())
 
 
@@ -361,13 +367,22 @@ class _Work:
     for, in their place after the target's melds without them. Once those that keep one card are
     asked for, the targets left are trimmed for them alone."""
 
-    def __init__(self, groups: Groups, base: _Base, held: int, top: str | None) -> None:
+    def __init__(self, groups: Groups, base: _Base, held: int, top: str | None, minimum: tuple[int, int]) -> None:
         self.groups, self.base, self.held, self.top = groups, base, held, top
+        self.minimum_two, self.minimum_one = minimum
         targets: list[tuple[str | None, str | None]] = [(None, None)]
-        targets += [(r, None) for r, cs in groups.naturals.items() if len(cs) >= 2 or r == base.top_rank]
-        targets += [(None, w) for w in groups.wild_codes]
+        if groups.wilds:
+            targets += [(r, None) for r, cs in groups.naturals.items() if len(cs) >= 2 or r == base.top_rank]
+            targets += [(None, w) for w in groups.wild_codes]
+        else:  # only a rank of three naturals (with the top card) makes a meld: the others miss theirs
+            targets += [(r, None) for r, cs in groups.naturals.items() if len(cs) + (r == base.top_rank) >= 3]
         self.targets = iter(targets)
         self.black = len(groups.black) >= 3
+        # Without a wild card or black 3s every rank's melds are those of no target (its naturals):
+        # trimmed alike, unless a trim drops a whole meld (it spares the rank forced in). When those
+        # of no target lost none, the ranks' are written already.
+        self.alike = not groups.wilds and not self.black
+        self.repeated = False
         self.two: list[Melds] = []  # written, each in every rotation
         self.seen_two: set[Melds] = set()  # the unrotated ones in ``two``
         # the melds trimmed to keep one card, or the target whose melds with the black 3s come here
@@ -381,13 +396,18 @@ class _Work:
             return False
         groups, held, top = self.groups, self.held, self.top
         rank, wild = target
+        if self.repeated:
+            return True
         melds = _gather_from(groups, self.base, rank, wild, False)
+        count = len(melds) if melds is not None else -1
         if melds is not None and _trim(groups, melds, held - 1, top, rank, wild):
+            value = _points(melds) if self.minimum_two or self.minimum_one else 0
             # Melds that keep two cards already are the same when trimmed to keep two: written there.
-            if melds and sum(m.n + len(m.wild) for m in melds) > held - 2:
+            if melds and sum(m.n + len(m.wild) for m in melds) > held - 2 and value >= self.minimum_one:
                 self.one.append([_Meld(m.rank, m.extra, m.n, list(m.wild)) for m in melds])
-            if two and _trim(groups, melds, held - 2, top, rank, wild) and melds:
+            if two and value >= self.minimum_two and _trim(groups, melds, held - 2, top, rank, wild) and melds:
                 _write_all(groups, melds, self.two, self.seen_two)
+            self.repeated = self.alike and len(melds) == count
         if self.black:
             self.one.append(target)
         return True
@@ -420,8 +440,14 @@ class _Work:
                 continue
             rank, wild = item
             melds = _gather_from(groups, self.base, rank, wild, True)
-            if melds is not None and _trim(groups, melds, self.held - 1, top, rank, wild) and melds:
+            if (melds is not None and _trim(groups, melds, self.held - 1, top, rank, wild) and melds
+                    and (not self.minimum_one or _points(melds) >= self.minimum_one)):
                 yield melds
+
+
+def _points(melds: Sequence[_Meld]) -> int:
+    """The card points of ``melds`` as written (a rank's cards all count the same, whichever suits)."""
+    return sum(POINTS[m.rank] * (m.n + len(m.extra)) + sum(map(card_points, m.wild)) for m in melds)
 
 
 class CandidateCards(NamedTuple):

@@ -903,6 +903,9 @@ class _Listing:
         # (``_offer_plain``): the cards held before it, and whether the mover owns a canasta.
         self.hand = len(state.hands[seat])
         self.canasta = seat in table.canasta
+        # What the plain take-pile candidates' checks ask of the pile (``_offer_take``), once asked:
+        # the cards under its top that go into the hand, and whether it is frozen.
+        self.pile: tuple[int, bool] | None = None
 
     def held_after(self, move: Move) -> int | None:
         """None when the rules refuse ``move``; else how many cards the mover holds after it while
@@ -914,8 +917,15 @@ class _Listing:
             return None
 
     def offer(self, move: Move, plain: bool = False) -> bool:
-        if plain and (type(move) is MeldCards or (type(move) is LayOff and len(move.cards) == 1)):
-            return self._offer_plain(move)
+        if plain:
+            if type(move) is MeldCards or (type(move) is LayOff and len(move.cards) == 1):
+                return self._offer_plain(move)
+            if type(move) is TakePile or type(move) is TakePileLayOff:
+                return self._offer_take(move)
+            if type(move) is Draw and self.state.phase == DRAW and self.state.talon:  # ``_check_draw``
+                self.moves[move] = None
+                self.shown.setdefault(Draw.type, set())
+                return True
         if move in self.moves:
             return True
         refused = self.refused.get(move)
@@ -955,10 +965,10 @@ class _Listing:
         leaves strictly fewer wild than natural cards in the meld; the rest they ask here alike:
         that the move keeps a card, keeps one only with a canasta of the mover's or one it makes,
         melds black 3s only going out, and reaches the minimum of a first meld. Each is judged
-        afresh when offered again, as it was: no plain candidate is passed over."""
+        afresh when offered again, as it was: no plain candidate is passed over, and one listed
+        already is listed again where it stands (its key hashed once: a long match's hand offers
+        dozens)."""
         moves = self.moves
-        if move in moves:
-            return True
         if isinstance(move, MeldCards):
             (cards,) = move.melds
             size = len(cards)
@@ -986,6 +996,44 @@ class _Listing:
             self.going_out.add(move.type)
         return True
 
+    def _offer_take(self, move: TakePile | TakePileLayOff) -> bool:
+        """``offer`` for a plain take-pile candidate of the draw phase (``_draw_phase``), with the pile
+        not blocked: a single meld of ``single_meld_candidates`` (the pile's top card first, hand cards
+        of its rank, wild cards, more natural than wild), or the top card onto a meld of the mover's of
+        its rank, which it always fits. Their checks (``_check_take_pile``,
+        ``_check_take_pile_lay_off``) ask nothing else of the cards but that a frozen pile is taken
+        only with a meld of three naturals, the lay-off never; the rest they ask here alike: that the
+        mover keeps a card after the pile's cards under its top join the hand, keeps one only with a
+        canasta of the mover's or one the move makes, and that a first meld reaches the minimum.
+        Judged afresh when offered again, as ``_offer_plain`` judges its candidates."""
+        moves = self.moves
+        pile = self.pile
+        if pile is None:
+            pile = self.pile = (_pile_normal_count(self.state), pile_frozen(self.state))
+        after, frozen = pile
+        if isinstance(move, TakePile):
+            (cards,) = move.melds
+            size = len(cards)
+            held = self.hand - size + 1 + after
+            refused = ((frozen and size - wild_count(cards) < 3)  # the top card and two naturals
+                       or (self.minimum != 0 and points(cards) < self.minimum))
+        else:
+            cards = ()
+            size = len(self.state.melds[move.meld].cards) + 1
+            held = self.hand + after
+            refused = frozen
+        if refused or held < 1 or (held == 1 and not (self.canasta or size >= CANASTA_SIZE)):
+            self.refused[move] = True
+            return False
+        moves[move] = None
+        shown = self.shown.get(move.type)
+        if shown is None:
+            shown = self.shown[move.type] = set()
+        shown.update(cards)
+        if held == 1:
+            self.going_out.add(move.type)
+        return True
+
     def below_minimum(self, move: Move, cards: Sequence[str]) -> bool:
         """Whether ``move``, a first meld of the hand, counts fewer points than the minimum, so
         that its check refuses it whatever else it asks (``_check_meld``, ``_check_take_pile``;
@@ -998,6 +1046,15 @@ class _Listing:
                 and len(state.hands[self.seat]) - len(cards) == 1):
             return False
         return points(cards) < self.minimum
+
+    def new_meld_minimum(self, kind: type[MeldCards] | type[TakePile]) -> tuple[int, int]:
+        """The points below which the checks refuse a new meld's candidate of ``kind`` whatever else
+        they ask (``below_minimum``): (for those that keep two cards, for those that keep one). A
+        first meld of the hand needs the minimum; one that leaves one card may be exempt (option
+        ``concealed_exempt_from_minimum``, not after taking the pile); a take_pile never is."""
+        if kind is MeldCards and self.state.rules.concealed_exempt_from_minimum and not self.state.took_pile:
+            return self.minimum, 0
+        return self.minimum, self.minimum
 
     def new_melds(self, kind: type[MeldCards] | type[TakePile], candidates: tuple[Iterable[Melds], Iterable[Melds]],
                   cards: CandidateCards) -> None:
@@ -1091,7 +1148,8 @@ def _draw_phase(state: KanasterState, seat: int, listing: _Listing) -> None:
             for melds in single_meld_candidates(hand, top, groups):
                 listing.offer(TakePile(melds), plain=True)
             after = _pile_normal_count(state)
-            listing.new_melds(TakePile, new_meld_candidates_by_budget(hand, after, top, groups),
+            listing.new_melds(TakePile, new_meld_candidates_by_budget(hand, after, top, groups,
+                                                                      listing.new_meld_minimum(TakePile)),
                               candidate_cards(groups, len(hand) + after, top))
         for i, m in enumerate(state.melds):
             if m.owner == seat and m.rank == rank:
@@ -1109,7 +1167,8 @@ def _play_phase(state: KanasterState, seat: int, listing: _Listing) -> None:
         if len(hand) > MELD_SIZE + (not listing.canasta):
             for melds in single_meld_candidates(hand, None, groups):
                 listing.offer(MeldCards(melds), plain=True)
-            listing.new_melds(MeldCards, new_meld_candidates_by_budget(hand, 0, None, groups),
+            listing.new_melds(MeldCards, new_meld_candidates_by_budget(hand, 0, None, groups,
+                                                                       listing.new_meld_minimum(MeldCards)),
                               candidate_cards(groups, len(hand)))
         _own_lay_offs(state, seat, groups, listing)
     if state.took_pile and state.pile_taken:
