@@ -20,7 +20,7 @@ What is kept is shared by every caller: JSON for a view or an event, read and en
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -55,3 +55,25 @@ class Kept(Generic[K, V]):
             kept.clear()
         kept[id(obj)] = (obj, answer)
         return answer
+
+
+class ShownObject(dict[str, Any]):
+    """A JSON object kept as shown (``keep``, ``Kept``), for every reader a dict like any other. A writer
+    that knows it (``service.records.dumps``) writes its text once, keeps it in ``written``, and copies
+    that text every time after: a large part of a view that most moves leave as it was (a finished
+    hand's count) is then not written out again on every answer. Never to be changed, as all that is
+    kept; a copy is a plain dict (a text kept does not follow it)."""
+
+    __slots__ = ("written",)
+
+    def __reduce__(self) -> tuple[type, tuple[dict[str, object]]]:
+        return dict, (dict(self),)
+
+
+class ShownArray(list[Any]):
+    """``ShownObject`` for a JSON array (the melds on a table)."""
+
+    __slots__ = ("written",)
+
+    def __reduce__(self) -> tuple[type, tuple[list[object]]]:
+        return list, (list(self),)

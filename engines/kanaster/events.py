@@ -11,12 +11,12 @@ part, everyone else gets their number as ``count``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Final, Literal, TypedDict
+from typing import Final, Literal, TypedDict, cast
 
 from engines import eventtypes
 from engines.core import JSON, Event
 from engines.eventtypes import EventType, Record, private, public, spread
-from engines.memo import SHOWN, keep
+from engines.memo import SHOWN, ShownObject, keep
 
 from .melds import CANASTA_SIZE, is_canasta, is_natural, points
 from .moves import Card
@@ -99,6 +99,7 @@ def hand_record_json(record: HandRecord | None) -> HandRecordJSON | None:
             "talon_count": table.talon_count,
         },
     }
+    built = cast(HandRecordJSON, ShownObject(built))  # written once by a writer that knows it (engines.memo)
     keep(record, SHOWN, built)
     return built
 
