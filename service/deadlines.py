@@ -117,17 +117,25 @@ def _commit(game: Game, stored: Stored, record: dict[str, Any], state: Any, entr
 def enforce(game: Game, game_id: str, stored: Stored) -> Stored:
     """``stored`` with every passed deadline applied (each its own commit); a commit that lost the race
     reads the game again, which another worker may have brought up to date."""
+    return enforced(game, game_id, stored)[0]
+
+
+def enforced(game: Game, game_id: str, stored: Stored) -> tuple[Stored, bool]:
+    """``enforce``, and whether this call wrote a deadline's action itself (a version read after a
+    lost race may be newer because another worker wrote it: that one applied the deadline)."""
+    wrote = False
     for _ in range(ATTEMPTS):
         due = stored.record.get("due")
         now = clocks.now_ms()
         if due is None or due > now:
-            return stored
+            return stored, wrote
         applied = apply(game, stored, now)
         if applied is None:
-            return stored
+            return stored, wrote
         written = _commit(game, stored, *applied)
+        wrote = wrote or written is not None
         stored = written if written is not None else game.read(game_id)
-    return stored
+    return stored, wrote
 
 
 def resign(game: Game, game_id: str) -> Response:

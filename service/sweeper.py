@@ -14,7 +14,7 @@ import threading
 from flask import Flask
 
 from service import clocks, table
-from service.deadlines import enforce
+from service.deadlines import enforced
 from service.errors import ApiError
 from service.records import loads
 from service.runtime import runtime
@@ -43,9 +43,7 @@ def settle_due(game_id: str, claimed: int) -> bool:
     except ApiError:  # a record this release cannot read (a newer one's): not ours to act on
         rt.store.reschedule(game_id, claimed, None)
         return False
-    before = stored.version
-    stored = enforce(game, game_id, stored)
-    applied = stored.version != before
+    stored, applied = enforced(game, game_id, stored)
     if not applied:
         engine = game.engine
         active = table.status(stored.record, engine.result(stored.state)) == "active"

@@ -15,6 +15,7 @@ import redis
 
 from service.app import create_app
 from service.config import Settings
+from service.deadlines import enforced
 from service.store import DEADLINES_KEY, MemoryStore
 from service.sweeper import LEASE_MS, Sweeper, settle_due
 from tests.http import Client
@@ -95,6 +96,27 @@ def test_two_sweepers_racing_on_one_due_game_apply_its_timeout_once(redis_server
     for t in threads:
         t.join(30)
     assert sorted(applied) == [False, True]
+    assert len(_timeouts(_redis_log(redis_server.url, game_id))) == 1
+
+
+def test_a_sweeper_that_lost_the_race_does_not_count_the_deadline_the_other_applied(redis_server) -> None:
+    """The loser of the race above, made certain: it read the game while the deadline was due, the
+    other sweeper applied it first, so its commit loses and it reads the game again, newer; that
+    version is not its doing."""
+    apps = [_app(redis_url=redis_server.url), _app(redis_url=redis_server.url)]
+    created = apps[0].test_client().post("/v1/sten/games", json={
+        **ONE_TIMEOUT, "clock": {"kind": "per_move", "seconds": 1, "max_timeouts": 3}}).json
+    game_id = created["game_id"]
+    time.sleep(1.2)
+    late = apps[1]
+    with late.app_context():
+        game = late.extensions["cardtable"].games["sten"]
+        stale = game.read(game_id)  # read while due, before the other sweeper wrote
+    with apps[0].app_context():
+        assert settle_due(game_id, 0)
+    with late.app_context():
+        now, wrote = enforced(game, game_id, stale)
+    assert not wrote and now.version > stale.version
     assert len(_timeouts(_redis_log(redis_server.url, game_id))) == 1
 
 
