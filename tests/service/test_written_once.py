@@ -19,7 +19,7 @@ from engines.memo import ShownArray, ShownObject
 from service.records import dumps
 
 
-class _Suit(str, enum.Enum):
+class _Suit(enum.StrEnum):
     HEARTS = "H"
 
 
