@@ -968,7 +968,6 @@ class _Listing:
         afresh when offered again, as it was: no plain candidate is passed over, and one listed
         already is listed again where it stands (its key hashed once: a long match's hand offers
         dozens)."""
-        moves = self.moves
         if isinstance(move, MeldCards):
             (cards,) = move.melds
             size = len(cards)
@@ -987,7 +986,12 @@ class _Listing:
         if held < 1 or (held == 1 and not (self.canasta or size >= CANASTA_SIZE)) or (black and held != 1):
             self.refused[move] = True
             return False
-        moves[move] = None
+        return self._listed(move, cards, held)
+
+    def _listed(self, move: Move, cards: Iterable[str], held: int) -> bool:
+        """List ``move``, a plain candidate its check accepts that leaves ``held`` cards in hand: its
+        cards shown, and its kind going out when it leaves one."""
+        self.moves[move] = None
         shown = self.shown.get(move.type)
         if shown is None:
             shown = self.shown[move.type] = set()
@@ -1006,7 +1010,6 @@ class _Listing:
         mover keeps a card after the pile's cards under its top join the hand, keeps one only with a
         canasta of the mover's or one the move makes, and that a first meld reaches the minimum.
         Judged afresh when offered again, as ``_offer_plain`` judges its candidates."""
-        moves = self.moves
         pile = self.pile
         if pile is None:
             pile = self.pile = (_pile_normal_count(self.state), pile_frozen(self.state))
@@ -1025,14 +1028,7 @@ class _Listing:
         if refused or held < 1 or (held == 1 and not (self.canasta or size >= CANASTA_SIZE)):
             self.refused[move] = True
             return False
-        moves[move] = None
-        shown = self.shown.get(move.type)
-        if shown is None:
-            shown = self.shown[move.type] = set()
-        shown.update(cards)
-        if held == 1:
-            self.going_out.add(move.type)
-        return True
+        return self._listed(move, cards, held)
 
     def below_minimum(self, move: Move, cards: Sequence[str]) -> bool:
         """Whether ``move``, a first meld of the hand, counts fewer points than the minimum, so
