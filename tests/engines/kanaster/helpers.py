@@ -3,16 +3,19 @@
 ``deck_for`` builds a whole fixed deck (top card first) that deals the given hands, opening
 cards, talon top and cut cards, following the dealing order of seeds/kanaster.md section 3.
 ``position`` builds a mid-hand state directly from a new match by replacing its table; such
-positions need not conserve cards (they test one rule at a time).
+positions need not conserve cards (they test one rule at a time). ``played`` walks the positions of
+a seeded match, as the listing tests compare them.
 """
 
 from __future__ import annotations
 
+import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from engines.core import Move
 from engines.kanaster import ENGINE, rules
 from engines.kanaster.melds import is_black_three, is_red_three, is_wild, natural_rank, sort_hand
 from engines.kanaster.state import DRAW, KanasterState, Meld
@@ -109,3 +112,21 @@ def meld(owner: int, *cards: str) -> Meld:
     rank = next((natural_rank(c) or ("3" if is_black_three(c) else None) for c in cards if not is_wild(c)), None)
     assert rank and not any(is_red_three(c) for c in cards)
     return Meld(owner, rank, sort_hand(cards))
+
+
+def played(name: str, variant: int, options: Mapping[str, Any], players: int, policy: str,
+           limit: int) -> Iterator[tuple[KanasterState, int, tuple[Move, ...]]]:
+    """The positions of a match with ``options`` (variant number ``variant`` of the caller's list),
+    each with its seat to move and its listed moves, at most ``limit`` and until the match ends; after
+    each the seat plays the first listed move (``policy`` "first", as ``bench.http`` does) or a seeded
+    random one. The match and the random moves are seeded from ``name``, the variant, the players and
+    the policy, so each test walks its own positions, the same every run."""
+    rng = random.Random(f"{name}/{variant}/{players}/{policy}")
+    s = ENGINE.new_game(players, dict(options), f"{name}{variant}/{players}/{policy}")
+    for _ in range(limit):
+        if s.over:
+            return
+        seat = s.current
+        listed = ENGINE.legal_moves(s, seat)
+        yield s, seat, listed
+        s = ENGINE.apply(s, seat, listed[0] if policy == "first" else listed[int(rng.random() * len(listed))])

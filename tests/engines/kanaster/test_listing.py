@@ -21,7 +21,7 @@ from engines.kanaster.moves import Discard, Draw, EndHand, LayOff, MeldCards, Ta
 from engines.kanaster.state import DRAW, PLAY, KanasterState, Meld
 from tests.playout import playout
 
-from .helpers import position
+from .helpers import played, position
 from .test_properties import VARIANTS
 
 #: Positions compared per option variant, table size and way of playing.
@@ -142,17 +142,11 @@ def _skips_a_candidate(state: KanasterState, seat: int) -> bool:
 def test_the_listing_leaves_out_only_candidates_that_cannot_be_listed(variant, players, policy):
     """The listing skips candidates that cannot be legal and judges each distinct candidate once:
     it lists the very moves, in the same order, as offering every candidate every time."""
-    rng = random.Random(f"every-candidate/{variant}/{players}/{policy}")
-    s = E.new_game(players, VARIANTS[variant], f"every-candidate{variant}/{players}/{policy}")
     compared = skipped = 0
-    while compared < POSITIONS and not s.over:
-        seat = s.current
-        listed = E.legal_moves(s, seat)
+    for s, seat, listed in played("every-candidate", variant, VARIANTS[variant], players, policy, POSITIONS):
         assert listed == listed_from_every_candidate(s, seat)
         compared += 1
         skipped += _skips_a_candidate(s, seat)
-        move = listed[0] if policy == "first" else listed[int(rng.random() * len(listed))]
-        s = E.apply(s, seat, move)
     assert compared == POSITIONS and skipped > 0  # some positions had candidates to leave out
 
 
@@ -160,17 +154,12 @@ def test_the_listing_leaves_out_only_candidates_that_cannot_be_listed(variant, p
 @pytest.mark.parametrize("players", [2, 4])
 @pytest.mark.parametrize("variant", range(len(VARIANTS)))
 def test_the_listing_by_checks_lists_what_applying_each_candidate_lists(variant, players, policy):
-    rng = random.Random(f"listing/{variant}/{players}/{policy}")
-    s = E.new_game(players, VARIANTS[variant], f"listing{variant}/{players}/{policy}")
     compared = 0
     seen: set[str] = set()
-    while compared < POSITIONS and not s.over:
-        listed = E.legal_moves(s, s.current)
-        assert listed == listed_by_applying(s, s.current)
+    for s, seat, listed in played("listing", variant, VARIANTS[variant], players, policy, POSITIONS):
+        assert listed == listed_by_applying(s, seat)
         compared += 1
         seen.update(m.type for m in listed)
-        move = listed[0] if policy == "first" else listed[int(rng.random() * len(listed))]
-        s = E.apply(s, s.current, move)
     assert compared == POSITIONS and len(seen) >= 4  # every phase of a turn was compared, not one hand only
 
 

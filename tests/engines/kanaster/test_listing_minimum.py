@@ -8,19 +8,17 @@ must come in the same order.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Sequence
 
 import pytest
 
 from engines.core import IllegalMove
-from engines.kanaster import ENGINE as E
 from engines.kanaster import candidates, rules
 from engines.kanaster.moves import MeldCards, TakePile
 from engines.kanaster.state import DRAW, PLAY, KanasterState
 
-from .helpers import position
+from .helpers import played, position
 from .test_properties import VARIANTS
 
 
@@ -73,15 +71,9 @@ def _compare(s: KanasterState, seat: int) -> Counter[str]:
 @pytest.mark.parametrize("players", [2, 4])
 @pytest.mark.parametrize("variant", range(len(VARIANTS)))
 def test_the_candidates_left_out_below_the_minimum_are_those_the_checks_refuse(variant, players, policy):
-    rng = random.Random(f"minimum/{variant}/{players}/{policy}")
-    s = E.new_game(players, VARIANTS[variant], f"minimum{variant}/{players}/{policy}")
     counted: Counter[str] = Counter()
-    for _ in range(2000):
-        if s.over:
-            break
-        counted += _compare(s, s.current)
-        listed = E.legal_moves(s, s.current)
-        s = E.apply(s, s.current, listed[0] if policy == "first" else listed[int(rng.random() * len(listed))])
+    for s, seat, _ in played("minimum", variant, VARIANTS[variant], players, policy, 2000):
+        counted += _compare(s, seat)
     assert counted["left out 0"] > 0 and counted["legal 0"] > 0  # both kinds of candidate were compared
 
 
