@@ -15,8 +15,9 @@ its usual table (``--players``, default 4, clamped to the game's range: Conquian
 - (b) POST a move: real ``POST /v1/<game>/games/<id>/moves`` vs floor ``POST /floor/<id>/moves``
   (HMGET + json + the service's compare-and-set script).
 
-Every move posted to the real service is legal: games are created with a seed, replayed
-locally with the same engine before the timed section, and each request is the first listed
+Every move posted to the real service is legal: games are created with a seed (the same seeds in
+every run, ``bench-<game>-<n>``: two runs play the same deals, so they differ by the code and the
+machine only), replayed locally with the same engine before the timed section, and each request is the first listed
 legal move of the seat to move (no ``version``), precomputed, so no game is created and no
 engine runs in the client while the clock runs. The floor gets the same request bytes.
 
@@ -496,7 +497,7 @@ def run_game(args: argparse.Namespace, game: str, redis: tuple[str, subprocess.P
     (real_port, real_master), (floor_port, floor_master) = real, floor
     t0 = time.monotonic()
     want = int(MAX_MOVE_RATE * args.seconds * args.rounds + MAX_MOVE_RATE * args.warmup * args.rounds)
-    games = prepare(real_port, redis_url, game, players, want, prefix=f"bench{os.getpid()}-{game}",
+    games = prepare(real_port, redis_url, game, players, want, prefix=f"bench-{game}",
                     clients=args.clients)
     print(f"prepared {len(games)} games ({sum(len(g.moves) for g in games)} legal moves) and their floor "
           f"copies in {time.monotonic() - t0:.1f} s")
