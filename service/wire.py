@@ -130,9 +130,9 @@ def body() -> bytes:
     A body of stated length under the size limit (a move's, nearly every body) is read from the
     server's stream in one call (a WSGI stream's ``read(n)`` answers less only at its end); werkzeug's
     stream wrapper reads it through a fresh 64 KiB buffer for each of its two reads, which costs more
-    than the read and the JSON parse together. Any other body (chunked, of no stated length) is werkzeug's to
-    read. Either way the bytes are kept where werkzeug keeps them: ``request.get_data()`` answers them
-    again, and a body read before the handler (``service.bodies``) is not read twice."""
+    than the read and the JSON parse together. Any other body (chunked, of no stated length) is
+    werkzeug's to read. Either way the bytes are kept where werkzeug keeps them: ``request.get_data()``
+    answers them again, and a body read before the handler (``service.bodies``) is not read twice."""
     req = request._get_current_object()  # type: ignore[attr-defined]  # one proxy lookup, not five
     kept: bytes | None = getattr(req, "_cached_data", None)  # werkzeug's cache of get_data
     if kept is not None:
@@ -150,8 +150,8 @@ def body() -> bytes:
         data: bytes = environ["wsgi.input"].read(size)
     except (OSError, ValueError):
         raise ClientDisconnected() from None
-    # A server that ends the stream itself (gunicorn) hands over a short body as it came; werkzeug
-    # reads on past it, to the empty read, only where the server does not.
+    # A body cut short is werkzeug's 400 only where the server does not end the stream itself; where it
+    # does (gunicorn), werkzeug hands the short body on as it came, and so does this.
     if len(data) < size and "wsgi.input_terminated" not in environ:
         raise ClientDisconnected()
     req._cached_data = data
