@@ -22,6 +22,7 @@ from flask import Flask, Response, request
 from werkzeug.exceptions import HTTPException
 from werkzeug.wsgi import get_content_length
 
+from service import wire
 from service.errors import problem
 
 
@@ -68,7 +69,7 @@ def install(app: Flask, seconds: float) -> None:
         timer = timeout(seconds)
         timer.start()
         try:
-            request.get_data(cache=True)  # kept for the handler
+            wire.body()  # kept for the handler
         except timeout as exc:
             if exc is not timer:
                 raise
