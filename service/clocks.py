@@ -79,16 +79,20 @@ def settle(record: Mapping[str, Any], to_move: Collection[int], movers: Sequence
     deadline (``now`` plus the bank, or the time per move); one whose turn goes on keeps its own. ``own``:
     the seat that moved itself (its timeouts in a row start again from 0). Sets ``running``,
     ``idle_at`` and ``due``."""
-    out = dict(record)
-    clock = record.get("clock")
-    was = running(record)
+    return _settled(dict(record), to_move, movers, now, idle_ms, active, own, turn_over)
+
+
+def _settled(out: dict[str, Any], to_move: Collection[int], movers: Sequence[int], now: int, idle_ms: int,
+             active: bool, own: int | None, turn_over: Collection[int]) -> dict[str, Any]:
+    """``settle``, done to ``out``, a record of the caller's own (a new dict), which it returns."""
+    clock = out.get("clock")
     now_running: dict[int, int] = {}
-    if clock is not None and record.get("clocks"):
-        clocks = [dict(c) for c in record["clocks"]]
-        seats = record["seats"]
+    if clock is not None and out.get("clocks"):
+        clocks = [dict(c) for c in out["clocks"]]
+        seats = out["seats"]
         if own is not None:
             clocks[own]["timeouts"] = 0
-        for seat, deadline in was.items():
+        for seat, deadline in running(out).items():
             others = any(m != seat for m in movers)
             goes_on = (active and seat in to_move and _timed(seats[seat]) and seat not in turn_over
                        and not (seat in movers and others))
@@ -103,8 +107,8 @@ def settle(record: Mapping[str, Any], to_move: Collection[int], movers: Sequence
                     now_running[seat] = now + _turn_ms(clock, clocks[seat])
         out["clocks"] = clocks
     out["running"] = {str(s): at for s, at in sorted(now_running.items())}
-    out["idle_at"] = now + idle_ms if active and idle_ms > 0 else None
-    out["due"] = due(out, active)
+    idle_at = out["idle_at"] = now + idle_ms if active and idle_ms > 0 else None
+    out["due"] = _first(now_running.values(), idle_at) if active else None
     return out
 
 
@@ -112,9 +116,14 @@ def due(record: Mapping[str, Any], active: bool = True) -> int | None:
     """When the service must next act on the game by itself (epoch ms), None when never."""
     if not active:
         return None
-    times = list(running(record).values())
-    if record.get("idle_at") is not None:
-        times.append(int(record["idle_at"]))
+    return _first(running(record).values(), record.get("idle_at"))
+
+
+def _first(deadlines: Collection[int], idle_at: int | None) -> int | None:
+    """The first of the running ``deadlines`` and ``idle_at`` (epoch ms), None when there is none."""
+    times = [int(at) for at in deadlines]
+    if idle_at is not None:
+        times.append(int(idle_at))
     return min(times, default=None)
 
 
@@ -186,10 +195,10 @@ def written(engine: Any, record: Mapping[str, Any], state: Any, entries: Sequenc
     """``record`` as a commit that wrote ``entries`` (stored log entries) and left the game at ``state``
     stores it: the state encoded, ``updated_at`` now, and the clocks settled (``settle``; whether the
     game runs and who is to move come from ``engine``)."""
-    record = {**record, "state": engine.encode(state), "updated_at": timestamp()}
-    ended = record.get("ended") is not None or engine.result(state) is not None
-    waiting = any(s.get("open") for s in record["seats"])
+    out = {**record, "state": engine.encode(state), "updated_at": timestamp()}
+    ended = out.get("ended") is not None or engine.result(state) is not None
+    waiting = any(s.get("open") for s in out["seats"])
     active = not ended and not waiting
     to_move = engine.to_move(state) if active else ()
-    movers = [m for m in (orjson.loads(e)["seat"] for e in entries) if m is not None] if record.get("clock") else []
-    return settle(record, to_move, movers, now_ms() if now is None else now, idle_ms, active, own, turn_over)
+    movers = [m for m in (orjson.loads(e)["seat"] for e in entries) if m is not None] if out.get("clock") else []
+    return _settled(out, to_move, movers, now_ms() if now is None else now, idle_ms, active, own, turn_over)

@@ -23,7 +23,7 @@ from service.errors import ApiError
 from service.move_reader import ReadMove
 from service.presence import UNKNOWN, Presence
 from service.records import dumps, fingerprint
-from service.runtime import Game, check_log_room, runtime
+from service.runtime import Game, Runtime, check_log_room, runtime
 from service.versions import Stored
 from service.wire import (
     cache_headers,
@@ -50,11 +50,12 @@ def read_move(game: Game) -> ReadMove:
         raise schema_errors(exc) from None
 
 
-def judge(game: Game, stored: Stored, seat: int, read: ReadMove) -> tuple[Move, Any, tuple[Event, ...]]:
+def judge(game: Game, stored: Stored, seat: int, read: ReadMove,
+          rt: Runtime | None = None) -> tuple[Move, Any, tuple[Event, ...]]:
     """The move, the state after it and its events, if ``seat`` may make the move of ``read`` now:
     409 ``stale_version``/``game_over``/``game_not_started``/``seat_replaced``/``log_full``/
     ``deadline_passed`` (the seat's turn ran out of time and went on without it)/``not_your_turn`` or
-    422 ``illegal_move`` otherwise."""
+    422 ``illegal_move`` otherwise. ``rt``: the runtime, when the caller has it."""
     engine = game.engine
     version = read.body.get("version")
     if version is not None and version != stored.version:
@@ -67,7 +68,7 @@ def judge(game: Game, stored: Stored, seat: int, read: ReadMove) -> tuple[Move, 
         raise table.not_started(stored.version)
     if stored.record["seats"][seat].get("replaced"):
         raise seat_replaced(stored.version)
-    check_log_room(stored.version, 1)
+    check_log_room(stored.version, 1, rt)
     if seat not in engine.to_move(state):
         if clocks.timed_out_turn(stored.record, seat):
             raise ApiError(409, "deadline_passed", f"Seat {seat}'s time ran out: its turn went on without it.",
@@ -173,7 +174,7 @@ def submit(game: Game, game_id: str) -> Response:
     fresh = False  # the mover's mark needs no renewing (``service.presence.fresh``)
     try:
         for _ in range(COMMIT_ATTEMPTS):
-            stored, seat, seen = game.open(game_id, required=True, mark=False)
+            stored, seat, seen = game.open(game_id, required=True, mark=False, rt=rt)
             record = stored.record
             assert seat is not None
             fresh = not presence.needs_mark(seen, seat)
@@ -185,7 +186,7 @@ def submit(game: Game, game_id: str) -> Response:
                 again = replay_kept(game_id, idem, body_print, seat)
                 if again is not None:
                     return again
-            move, after, events = judge(game, stored, seat, read)
+            move, after, events = judge(game, stored, seat, read, rt)
             first = log.made(game, seat, move, events, False, stored.version + 1, record["players"])
             entries = [dumps(first)]
             after, bot_entries = play_bots(game, record, after, stored.version + 1)
@@ -195,7 +196,8 @@ def submit(game: Game, game_id: str) -> Response:
             # the version read stays as it was
             record = clocks.written(engine, record, after, entries, rt.idle_ms, own=seat)
             answer, view_bytes, answer_bytes = answered(game, record, new_version, after, seat, entries, here, (first,))
-            tag = etag(new_version, seat, f"p{here.mark}")
+            mark = here.mark
+            tag = etag(new_version, seat, f"p{mark}")
             # The kept answer embeds the view as encoded once: {"fingerprint", "view", "etag"}.
             idem_value = None if idem is None else kept_answer(body_print, answer_bytes, tag)
             snapshot = dumps(record)
@@ -205,7 +207,7 @@ def submit(game: Game, game_id: str) -> Response:
             if committed:
                 observability.moves_applied(engine.id, len(entries), answer["status"] == "finished")
                 written = Stored(new_version, snapshot, record, engine, after)  # the next request starts here
-                written.views[(seat, here.mark)] = view_bytes
+                written.views[(seat, mark)] = view_bytes
                 rt.versions.keep(game_id, written)
                 return view_response(view.timed(answer_bytes), tag, seat)
             if read.body.get("version") is not None:

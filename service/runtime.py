@@ -116,17 +116,19 @@ class Game:
         opened = runtime().store.open(game_id, None, None, 0, share=True)
         return self._current(game_id, self._stored(game_id, opened.loaded)), presence.of(opened.marked)
 
-    def open(self, game_id: str, required: bool, mark: bool = True) -> tuple[Stored, int | None, Presence]:
+    def open(self, game_id: str, required: bool, mark: bool = True,
+             rt: Runtime | None = None) -> tuple[Stored, int | None, Presence]:
         """``load``, then ``seat`` (the caller's, ``required`` or not), and who is at the table with
         the caller's seat marked (``mark``; else as read, the caller marks it itself), in one call to
         the store as a rule (``service.presence``): a plain read when this worker knows the caller's
         mark to be fresh or does not know the caller's token at this game yet, a read that marks the
         seat (``Versions.seat_guess``, checked by the store) when it knows the token and not that
         its mark is fresh. A seat proved whose mark the read shows in need of renewing is marked with
-        a second call."""
+        a second call. ``rt``: the runtime, when the caller has it."""
         if len(game_id) > GAME_ID_MAX:
             raise not_found()
-        rt = runtime()
+        if rt is None:
+            rt = runtime()
         token = auth.bearer(request.environ.get("HTTP_AUTHORIZATION"))
         digest = auth.token_hash(token) if token else None
         known = None if digest is None or not mark else rt.versions.seat_guess(self.engine.id, game_id, digest)

@@ -36,8 +36,10 @@ def body(game: Game, record: Mapping[str, Any], version: int, state: Any, seat: 
     result = table.result_json(engine, record, state)
     status = table.status(record, result)
     to_move = engine.to_move(state) if status == "active" else ()
-    now = clocks.now_ms()
-    seat_clocks = [clocks.seat_clock(record, s, now) for s in range(record["players"])] if record.get("clock") else None
+    seat_clocks = None
+    if record.get("clock"):
+        now = clocks.now_ms()
+        seat_clocks = [clocks.seat_clock(record, s, now) for s in range(record["players"])]
     deadline = clocks.deadline(record) if status == "active" else None
     # Only a seat to move in a running game has moves: the engine lists () for any other.
     legal = [m.to_json() for m in engine.legal_moves(state, seat)] if seat in to_move else []
