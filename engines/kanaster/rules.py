@@ -242,11 +242,13 @@ def _receive(
     return sort_hand(cards), talon, tuple(reds), received
 
 
-def _start_turn(state: KanasterState, seat: int, ev: Events = None) -> KanasterState:
-    """Begin ``seat``'s turn. At a player's first turn of the hand his red 3s are laid out and
-    replaced from the talon ("beim ersten Ausspielen ... herausgelegt und durch eine Neue vom
-    Talon ersetzt"), so that he starts with a full hand."""
-    state = replace(state, current=seat, phase=DRAW, took_pile=False, pile_taken=(), first_meld_turn=False)
+def _start_turn(state: KanasterState, seat: int, ev: Events = None, **changes: Any) -> KanasterState:
+    """Begin ``seat``'s turn, with ``changes`` (what ended the turn before changed: built into the same
+    new state). At a player's first turn of the hand his red 3s are laid out and replaced from the
+    talon ("beim ersten Ausspielen ... herausgelegt und durch eine Neue vom Talon ersetzt"), so that
+    he starts with a full hand."""
+    state = replace(state, current=seat, phase=DRAW, took_pile=False, pile_taken=(), first_meld_turn=False,
+                    **changes)
     if state.started[seat]:
         return state
     hand = state.hands[seat]
@@ -469,11 +471,10 @@ def _draw(state: KanasterState, seat: int, move: Draw, ev: Events) -> KanasterSt
         ev.append(events.drew(seat, state.talon[:1]))
     hand, talon, area, received = _receive(state.hands[seat], state.talon[1:], state.red_threes[seat],
                                            state.talon[:1], seat, ev)
-    state = replace(state, hands=_set(state.hands, seat, hand), talon=talon,
-                    red_threes=_set(state.red_threes, seat, area))
+    hands, red_threes = _set(state.hands, seat, hand), _set(state.red_threes, seat, area)
     if received == 0:
-        return _end_hand(state, None, False, ev)
-    return replace(state, phase=PLAY)
+        return _end_hand(replace(state, hands=hands, talon=talon, red_threes=red_threes), None, False, ev)
+    return replace(state, hands=hands, talon=talon, red_threes=red_threes, phase=PLAY)
 
 
 def _take(state: KanasterState, seat: int, hand: tuple[str, ...], melds: tuple[Meld, ...], first: bool,
@@ -683,13 +684,13 @@ def _discard(state: KanasterState, seat: int, move: Discard, ev: Events) -> Kana
     _check_discard(state, seat, move)
     card = move.card
     rest = take(state.hands[seat], (card,))
-    state = replace(state, hands=_set(state.hands, seat, rest), pile=state.pile + (card,))
+    hands, pile = _set(state.hands, seat, rest), state.pile + (card,)
     if ev is not None:
         ev.append(events.Discarded(seat, card).event())
     if not rest:
         assert has_canasta(state, seat), "a hand of one card without a canasta cannot reach the discard"
-        return _end_hand(state, seat, state.first_meld_turn, ev)
-    return _end_turn(state, ev)
+        return _end_hand(replace(state, hands=hands, pile=pile), seat, state.first_meld_turn, ev)
+    return _end_turn(state, ev, hands=hands, pile=pile)
 
 
 def _check_end_hand(state: KanasterState, seat: int, move: EndHand) -> int:
@@ -762,16 +763,19 @@ def _hands_capped(state: KanasterState) -> bool:
     return cap is not None and len(state.history) >= cap
 
 
-def _capped(state: KanasterState) -> bool:
-    cap = state.rules.max_turns
-    return cap is not None and state.turns >= cap
+def _capped(rules: Rules, turns: int) -> bool:
+    """Option max_turns: the match has played that many turns."""
+    cap = rules.max_turns
+    return cap is not None and turns >= cap
 
 
-def _end_turn(state: KanasterState, ev: Events) -> KanasterState:
-    state = replace(state, turns=state.turns + 1)
-    if _capped(state):
-        return replace(state, phase=ABORTED)
-    return _start_turn(state, (state.current + 1) % state.players, ev)
+def _end_turn(state: KanasterState, ev: Events, **changes: Any) -> KanasterState:
+    """The mover's turn ends, with ``changes`` (what his last move changed): the next one begins, in
+    one new state built with all of it."""
+    turns = state.turns + 1
+    if _capped(state.rules, turns):
+        return replace(state, turns=turns, phase=ABORTED, **changes)
+    return _start_turn(state, (state.current + 1) % state.players, ev, turns=turns, **changes)
 
 
 def _end_hand(state: KanasterState, went_out: int | None, concealed: bool, ev: Events) -> KanasterState:
@@ -813,7 +817,7 @@ def _end_hand(state: KanasterState, went_out: int | None, concealed: bool, ev: E
     rules = state.rules
     if any(t >= rules.target for t in totals) or (rules.max_hands is not None and len(history) >= rules.max_hands):
         return replace(state, phase=FINISHED)
-    if _hands_capped(state) or _capped(state):
+    if _hands_capped(state) or _capped(rules, state.turns):
         return replace(state, phase=ABORTED)
     number = state.hand_number + 1
     deck = shuffled(full_deck(rules), state.seed, f"deal/{number}")
