@@ -8,8 +8,8 @@ the many small records of a table: melds, plays, catches).
 
 A record that mostly stays the same from one state to the next and is costly to build (``@kept``: the
 last hand's record, the rules) is neither written out nor built again while it stays the same: the
-encoder keeps each instance's JSON on the instance, and the decoder answers the instance it built
-before from the same stored text.
+encoder keeps each instance's JSON on the instance (as shown, ``engines.memo``: its text is written
+once), and the decoder answers the instance it built before from the same stored text.
 
 Both directions are compiled once per class into the Python source a hand-written codec would be
 (``{"hands": [list(x) for x in v.hands], ...}``), because a snapshot is decoded and encoded on every
@@ -28,6 +28,8 @@ from itertools import count
 from typing import Any, TypeVar
 
 import orjson
+
+from engines.memo import ShownArray, ShownObject
 
 T = TypeVar("T")
 Codec = Callable[[Any], Any]
@@ -122,11 +124,14 @@ def _kept_size(cls: Any) -> int | None:
 
 
 def _keeping_encoder(plain: Codec) -> Codec:
-    """``plain`` (a kept class's compiled encoder), answering the JSON kept on the instance if any."""
+    """``plain`` (a kept class's compiled encoder), answering the JSON kept on the instance if any: kept
+    as shown (``engines.memo.ShownObject``, ``ShownArray``), so that a writer that knows it writes its
+    text once too (the stored snapshot, which holds it move after move)."""
     def encode_kept(value: Any) -> Any:
         data = value.__dict__.get(STORED)
         if data is None:
-            data = value.__dict__[STORED] = plain(value)
+            data = plain(value)
+            data = value.__dict__[STORED] = ShownArray(data) if isinstance(data, list) else ShownObject(data)
         return data
 
     return encode_kept
