@@ -59,7 +59,11 @@ def shared(size: int) -> Callable[[type[T]], type[T]]:
     same object in every state decoded, with what a view kept on it (``engines.memo``). The value is
     immutable, so an equal one is as good; only a cache by identity can tell them apart. (Its fields
     must not hold values that are equal across types, as ``1 == True``: the stored JSON keeps them
-    apart, the lookup would not.)"""
+    apart, the lookup would not.)
+
+    A tuple of them (the melds on a table) decodes to the tuple decoded before of the very same
+    instances, as long as it is among the last ``size`` kept: a state decoded anew holds the very
+    tuple of melds the one before held, and what is kept by its identity (a view's table) is found."""
     def mark(cls: type[T]) -> type[T]:
         setattr(cls, _SHARED, size)
         return cls
@@ -78,6 +82,8 @@ def forget_shared() -> None:
         table.clear()
     for kept_table in _KEPT_TABLES.values():
         kept_table.clear()
+    for tuples in _SHARED_TUPLES:
+        tuples.clear()
 
 
 def _sharer(cls: type, names: tuple[str, ...], table: dict[tuple[Any, ...], Any], size: int
@@ -92,6 +98,29 @@ def _sharer(cls: type, names: tuple[str, ...], table: dict[tuple[Any, ...], Any]
         return value
 
     return build
+
+
+#: Per field that holds a tuple of ``shared`` records, the tuples decoded, by their items' identities.
+_SHARED_TUPLES: list[dict[tuple[int, ...], tuple[Any, ...]]] = []
+
+
+def _tuple_sharer(size: int) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
+    """The tuple decoded before of the very same ``shared`` instances as ``items`` (each decoded to one
+    instance per value), else ``items``, kept (at most ``size``). A tuple kept holds its items, so
+    that no item's ``id`` is reused while it is kept."""
+    table: dict[tuple[int, ...], tuple[Any, ...]] = {}
+    _SHARED_TUPLES.append(table)
+
+    def share(items: tuple[Any, ...]) -> tuple[Any, ...]:
+        key = tuple(map(id, items))
+        kept = table.get(key)
+        if kept is None:
+            if len(table) >= size:
+                table.clear()
+            kept = table[key] = items
+        return kept
+
+    return share
 
 
 _KEPT = "__snapshot_kept__"
@@ -249,7 +278,12 @@ class _Source:
             if len(args) == 2 and args[1] is Ellipsis:
                 y = self.var()
                 e = self.dec(args[0], y)
-                return f"tuple({d})" if e == y else f"tuple([{e} for {y} in {d}])"
+                if e == y:
+                    return f"tuple({d})"
+                size = getattr(args[0], _SHARED, None)
+                if size is not None:  # a tuple of shared records: the one decoded before (``shared``)
+                    return f"{self.bind(_tuple_sharer(size))}(tuple([{e} for {y} in {d}]))"
+                return f"tuple([{e} for {y} in {d}])"
             return f"{self.bind(decoder_for(tp))}({d})"
         if origin in (dict, Mapping):
             kt, vt = typing.get_args(tp)
