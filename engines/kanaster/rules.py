@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 from engines.cards import CODES, SUITS, shuffled, standard_deck
 from engines.core import Event, IllegalMove, InvalidOptions, Move, Result, deal_from
 from engines.core import evolve as replace
+from engines.memo import Kept
 
 from . import events
 from .candidates import (
@@ -281,17 +282,19 @@ def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
 class _Table(NamedTuple):
     """What the rules ask again and again of one table's melds (``_table``)."""
 
-    melds: tuple[Meld, ...]
     melded: frozenset[int]  # seats with a meld
     canasta: frozenset[int]  # seats with a canasta
     canasta_ranks: frozenset[str]  # ranks with a canasta (anyone's)
     canastas: frozenset[tuple[int, str]]  # (owner, rank) of every canasta
 
 
-#: The last table asked about. A move's checks ask it again and again while the legal moves are
-#: listed, and a view asks it per seat; a table's tuple is never changed, and the one kept here
-#: cannot be collected meanwhile, so its identity is enough.
-_seen: _Table = _Table((), frozenset(), frozenset(), frozenset(), frozenset())
+#: The last table asked about (its melds tuple, and what it answers). A move's checks ask it again and
+#: again while the legal moves are listed, and a view asks it per seat; a table's tuple is never
+#: changed, and the one kept here cannot be collected meanwhile, so its identity is enough.
+_seen: tuple[tuple[Meld, ...], _Table] = ((), _Table(frozenset(), frozenset(), frozenset(), frozenset()))
+#: The tables asked about before, by their melds tuple's identity: the matches on one worker take turns
+#: (and a state decoded anew holds the tuple decoded before, ``engines.snapshot.shared``).
+_tables: Kept[tuple[Meld, ...], _Table] = Kept(256)
 
 
 _NONE: frozenset[Any] = frozenset()
@@ -299,18 +302,20 @@ _NONE: frozenset[Any] = frozenset()
 
 def _table(melds: tuple[Meld, ...]) -> _Table:
     global _seen
-    seen = _seen
-    if seen.melds is not melds:
+    if _seen[0] is melds:
+        return _seen[1]
+    seen = _tables.get(melds)
+    if seen is None:
         # (lists, not generators, and the canasta size asked inline: every listing asks a new table,
         # most often one without a canasta)
         canastas = frozenset([(m.owner, m.rank) for m in melds if len(m.cards) >= CANASTA_SIZE])
         owners = frozenset([m.owner for m in melds])
         if canastas:
-            seen = _Table(melds, owners, frozenset([o for o, _ in canastas]), frozenset([r for _, r in canastas]),
-                          canastas)
+            seen = _Table(owners, frozenset([o for o, _ in canastas]), frozenset([r for _, r in canastas]), canastas)
         else:
-            seen = _Table(melds, owners, _NONE, _NONE, _NONE)
-        _seen = seen
+            seen = _Table(owners, _NONE, _NONE, _NONE)
+        _tables.put(melds, seen)
+    _seen = (melds, seen)
     return seen
 
 
