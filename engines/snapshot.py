@@ -8,8 +8,8 @@ the many small records of a table: melds, plays, catches).
 
 A record that mostly stays the same from one state to the next and is costly to build (``@kept``: the
 last hand's record, the rules) is neither written out nor built again while it stays the same: the
-encoder keeps each instance's JSON on the instance, and the decoder answers the instance it built
-before from the same stored text.
+encoder keeps each instance's JSON on the instance (as shown, ``engines.memo``: its text is written
+once), and the decoder answers the instance it built before from the same stored text.
 
 Both directions are compiled once per class into the Python source a hand-written codec would be
 (``{"hands": [list(x) for x in v.hands], ...}``), because a snapshot is decoded and encoded on every
@@ -28,6 +28,8 @@ from itertools import count
 from typing import Any, TypeVar
 
 import orjson
+
+from engines.memo import ShownArray, ShownObject
 
 T = TypeVar("T")
 Codec = Callable[[Any], Any]
@@ -57,7 +59,11 @@ def shared(size: int) -> Callable[[type[T]], type[T]]:
     same object in every state decoded, with what a view kept on it (``engines.memo``). The value is
     immutable, so an equal one is as good; only a cache by identity can tell them apart. (Its fields
     must not hold values that are equal across types, as ``1 == True``: the stored JSON keeps them
-    apart, the lookup would not.)"""
+    apart, the lookup would not.)
+
+    A tuple of them (the melds on a table) decodes to the tuple decoded before of the very same
+    instances, as long as it is among the last ``size`` kept: a state decoded anew holds the very
+    tuple of melds the one before held, and what is kept by its identity (a view's table) is found."""
     def mark(cls: type[T]) -> type[T]:
         setattr(cls, _SHARED, size)
         return cls
@@ -76,6 +82,8 @@ def forget_shared() -> None:
         table.clear()
     for kept_table in _KEPT_TABLES.values():
         kept_table.clear()
+    for tuples in _SHARED_TUPLES:
+        tuples.clear()
 
 
 def _sharer(cls: type, names: tuple[str, ...], table: dict[tuple[Any, ...], Any], size: int
@@ -90,6 +98,29 @@ def _sharer(cls: type, names: tuple[str, ...], table: dict[tuple[Any, ...], Any]
         return value
 
     return build
+
+
+#: Per field that holds a tuple of ``shared`` records, the tuples decoded, by their items' identities.
+_SHARED_TUPLES: list[dict[tuple[int, ...], tuple[Any, ...]]] = []
+
+
+def _tuple_sharer(size: int) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
+    """The tuple decoded before of the very same ``shared`` instances as ``items`` (each decoded to one
+    instance per value), else ``items``, kept (at most ``size``). A tuple kept holds its items, so
+    that no item's ``id`` is reused while it is kept."""
+    table: dict[tuple[int, ...], tuple[Any, ...]] = {}
+    _SHARED_TUPLES.append(table)
+
+    def share(items: tuple[Any, ...]) -> tuple[Any, ...]:
+        key = tuple(map(id, items))
+        kept = table.get(key)
+        if kept is None:
+            if len(table) >= size:
+                table.clear()
+            kept = table[key] = items
+        return kept
+
+    return share
 
 
 _KEPT = "__snapshot_kept__"
@@ -122,11 +153,14 @@ def _kept_size(cls: Any) -> int | None:
 
 
 def _keeping_encoder(plain: Codec) -> Codec:
-    """``plain`` (a kept class's compiled encoder), answering the JSON kept on the instance if any."""
+    """``plain`` (a kept class's compiled encoder), answering the JSON kept on the instance if any: kept
+    as shown (``engines.memo.ShownObject``, ``ShownArray``), so that a writer that knows it writes its
+    text once too (the stored snapshot, which holds it move after move)."""
     def encode_kept(value: Any) -> Any:
         data = value.__dict__.get(STORED)
         if data is None:
-            data = value.__dict__[STORED] = plain(value)
+            data = plain(value)
+            data = value.__dict__[STORED] = ShownArray(data) if isinstance(data, list) else ShownObject(data)
         return data
 
     return encode_kept
@@ -244,7 +278,12 @@ class _Source:
             if len(args) == 2 and args[1] is Ellipsis:
                 y = self.var()
                 e = self.dec(args[0], y)
-                return f"tuple({d})" if e == y else f"tuple([{e} for {y} in {d}])"
+                if e == y:
+                    return f"tuple({d})"
+                size = getattr(args[0], _SHARED, None)
+                if size is not None:  # a tuple of shared records: the one decoded before (``shared``)
+                    return f"{self.bind(_tuple_sharer(size))}(tuple([{e} for {y} in {d}]))"
+                return f"tuple([{e} for {y} in {d}])"
             return f"{self.bind(decoder_for(tp))}({d})"
         if origin in (dict, Mapping):
             kt, vt = typing.get_args(tp)

@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 from engines.cards import CODES, SUITS, shuffled, standard_deck
 from engines.core import Event, IllegalMove, InvalidOptions, Move, Result, deal_from
 from engines.core import evolve as replace
+from engines.memo import Kept
 
 from . import events
 from .candidates import (
@@ -242,11 +243,13 @@ def _receive(
     return sort_hand(cards), talon, tuple(reds), received
 
 
-def _start_turn(state: KanasterState, seat: int, ev: Events = None) -> KanasterState:
-    """Begin ``seat``'s turn. At a player's first turn of the hand his red 3s are laid out and
-    replaced from the talon ("beim ersten Ausspielen ... herausgelegt und durch eine Neue vom
-    Talon ersetzt"), so that he starts with a full hand."""
-    state = replace(state, current=seat, phase=DRAW, took_pile=False, pile_taken=(), first_meld_turn=False)
+def _start_turn(state: KanasterState, seat: int, ev: Events = None, **changes: Any) -> KanasterState:
+    """Begin ``seat``'s turn, with ``changes`` (what ended the turn before changed: built into the same
+    new state). At a player's first turn of the hand his red 3s are laid out and replaced from the
+    talon ("beim ersten Ausspielen ... herausgelegt und durch eine Neue vom Talon ersetzt"), so that
+    he starts with a full hand."""
+    state = replace(state, current=seat, phase=DRAW, took_pile=False, pile_taken=(), first_meld_turn=False,
+                    **changes)
     if state.started[seat]:
         return state
     hand = state.hands[seat]
@@ -279,17 +282,19 @@ def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
 class _Table(NamedTuple):
     """What the rules ask again and again of one table's melds (``_table``)."""
 
-    melds: tuple[Meld, ...]
     melded: frozenset[int]  # seats with a meld
     canasta: frozenset[int]  # seats with a canasta
     canasta_ranks: frozenset[str]  # ranks with a canasta (anyone's)
     canastas: frozenset[tuple[int, str]]  # (owner, rank) of every canasta
 
 
-#: The last table asked about. A move's checks ask it again and again while the legal moves are
-#: listed, and a view asks it per seat; a table's tuple is never changed, and the one kept here
-#: cannot be collected meanwhile, so its identity is enough.
-_seen: _Table = _Table((), frozenset(), frozenset(), frozenset(), frozenset())
+#: The last table asked about (its melds tuple, and what it answers). A move's checks ask it again and
+#: again while the legal moves are listed, and a view asks it per seat; a table's tuple is never
+#: changed, and the one kept here cannot be collected meanwhile, so its identity is enough.
+_seen: tuple[tuple[Meld, ...], _Table] = ((), _Table(frozenset(), frozenset(), frozenset(), frozenset()))
+#: The tables asked about before, by their melds tuple's identity: the matches on one worker take turns
+#: (and a state decoded anew holds the tuple decoded before, ``engines.snapshot.shared``).
+_tables: Kept[tuple[Meld, ...], _Table] = Kept(256)
 
 
 _NONE: frozenset[Any] = frozenset()
@@ -297,18 +302,20 @@ _NONE: frozenset[Any] = frozenset()
 
 def _table(melds: tuple[Meld, ...]) -> _Table:
     global _seen
-    seen = _seen
-    if seen.melds is not melds:
+    if _seen[0] is melds:
+        return _seen[1]
+    seen = _tables.get(melds)
+    if seen is None:
         # (lists, not generators, and the canasta size asked inline: every listing asks a new table,
         # most often one without a canasta)
         canastas = frozenset([(m.owner, m.rank) for m in melds if len(m.cards) >= CANASTA_SIZE])
         owners = frozenset([m.owner for m in melds])
         if canastas:
-            seen = _Table(melds, owners, frozenset([o for o, _ in canastas]), frozenset([r for _, r in canastas]),
-                          canastas)
+            seen = _Table(owners, frozenset([o for o, _ in canastas]), frozenset([r for _, r in canastas]), canastas)
         else:
-            seen = _Table(melds, owners, _NONE, _NONE, _NONE)
-        _seen = seen
+            seen = _Table(owners, _NONE, _NONE, _NONE)
+        _tables.put(melds, seen)
+    _seen = (melds, seen)
     return seen
 
 
@@ -469,11 +476,10 @@ def _draw(state: KanasterState, seat: int, move: Draw, ev: Events) -> KanasterSt
         ev.append(events.drew(seat, state.talon[:1]))
     hand, talon, area, received = _receive(state.hands[seat], state.talon[1:], state.red_threes[seat],
                                            state.talon[:1], seat, ev)
-    state = replace(state, hands=_set(state.hands, seat, hand), talon=talon,
-                    red_threes=_set(state.red_threes, seat, area))
+    hands, red_threes = _set(state.hands, seat, hand), _set(state.red_threes, seat, area)
     if received == 0:
-        return _end_hand(state, None, False, ev)
-    return replace(state, phase=PLAY)
+        return _end_hand(replace(state, hands=hands, talon=talon, red_threes=red_threes), None, False, ev)
+    return replace(state, hands=hands, talon=talon, red_threes=red_threes, phase=PLAY)
 
 
 def _take(state: KanasterState, seat: int, hand: tuple[str, ...], melds: tuple[Meld, ...], first: bool,
@@ -683,13 +689,13 @@ def _discard(state: KanasterState, seat: int, move: Discard, ev: Events) -> Kana
     _check_discard(state, seat, move)
     card = move.card
     rest = take(state.hands[seat], (card,))
-    state = replace(state, hands=_set(state.hands, seat, rest), pile=state.pile + (card,))
+    hands, pile = _set(state.hands, seat, rest), state.pile + (card,)
     if ev is not None:
         ev.append(events.Discarded(seat, card).event())
     if not rest:
         assert has_canasta(state, seat), "a hand of one card without a canasta cannot reach the discard"
-        return _end_hand(state, seat, state.first_meld_turn, ev)
-    return _end_turn(state, ev)
+        return _end_hand(replace(state, hands=hands, pile=pile), seat, state.first_meld_turn, ev)
+    return _end_turn(state, ev, hands=hands, pile=pile)
 
 
 def _check_end_hand(state: KanasterState, seat: int, move: EndHand) -> int:
@@ -762,16 +768,19 @@ def _hands_capped(state: KanasterState) -> bool:
     return cap is not None and len(state.history) >= cap
 
 
-def _capped(state: KanasterState) -> bool:
-    cap = state.rules.max_turns
-    return cap is not None and state.turns >= cap
+def _capped(rules: Rules, turns: int) -> bool:
+    """Option max_turns: the match has played that many turns."""
+    cap = rules.max_turns
+    return cap is not None and turns >= cap
 
 
-def _end_turn(state: KanasterState, ev: Events) -> KanasterState:
-    state = replace(state, turns=state.turns + 1)
-    if _capped(state):
-        return replace(state, phase=ABORTED)
-    return _start_turn(state, (state.current + 1) % state.players, ev)
+def _end_turn(state: KanasterState, ev: Events, **changes: Any) -> KanasterState:
+    """The mover's turn ends, with ``changes`` (what his last move changed): the next one begins, in
+    one new state built with all of it."""
+    turns = state.turns + 1
+    if _capped(state.rules, turns):
+        return replace(state, turns=turns, phase=ABORTED, **changes)
+    return _start_turn(state, (state.current + 1) % state.players, ev, turns=turns, **changes)
 
 
 def _end_hand(state: KanasterState, went_out: int | None, concealed: bool, ev: Events) -> KanasterState:
@@ -813,7 +822,7 @@ def _end_hand(state: KanasterState, went_out: int | None, concealed: bool, ev: E
     rules = state.rules
     if any(t >= rules.target for t in totals) or (rules.max_hands is not None and len(history) >= rules.max_hands):
         return replace(state, phase=FINISHED)
-    if _hands_capped(state) or _capped(state):
+    if _hands_capped(state) or _capped(rules, state.turns):
         return replace(state, phase=ABORTED)
     number = state.hand_number + 1
     deck = shuffled(full_deck(rules), state.seed, f"deal/{number}")

@@ -68,9 +68,10 @@ def view(state: KanasterState, seat: int | None) -> dict[str, JSON]:
 
 
 #: What each table of melds shows, by the melds' identity: a draw or a discard leaves the tuple as it
-#: was, so most views of a hand show the melds (and mostly the ``players``) the view before showed.
-#: Kept as (``melds``, ``blocking_ranks``, and the ``players`` last shown with them, with the totals,
-#: rules and laid-out red 3s they were worked out from): a plain tuple, built on every new table.
+#: was, and a state decoded anew holds the tuple decoded before (``engines.snapshot.shared``), so most
+#: views of a hand show the melds (and mostly the ``players``) the view before showed. Kept as
+#: (``melds``, ``blocking_ranks``, and the ``players`` last shown with them, with the totals, rules and
+#: laid-out red 3s they were worked out from): a plain tuple, built on every new table.
 _shown: Kept[tuple[Meld, ...], tuple[list[dict[str, JSON]], list[str], tuple[int, ...], Rules,
                                      tuple[tuple[str, ...], ...], list[dict[str, JSON]]]] = Kept(256)
 
@@ -82,8 +83,8 @@ def _table_json(state: KanasterState) -> tuple[list[dict[str, JSON]], list[str],
     kept = _shown.get(melds)
     if kept is not None:
         shown, blocking, kept_scores, kept_rules, kept_reds, players = kept
-        # (a draw builds the red 3s anew, equal: compared by value)
-        if kept_scores is scores and kept_rules is rules and kept_reds == reds:
+        # (a draw builds the red 3s anew, a decoded state the totals: equal, compared by value)
+        if kept_scores == scores and kept_rules is rules and kept_reds == reds:
             return shown, blocking, players
     else:
         shown = ShownArray()  # written once by a writer that knows it (engines.memo)

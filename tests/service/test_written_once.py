@@ -1,7 +1,7 @@
 """The service's JSON writer (``service.records.dumps``) writes a part kept as shown
-(``engines.memo.ShownObject``, ``ShownArray``: a view's finished hand, a table's melds) once and copies
-its text after: the bytes are exactly what orjson writes of the same data by itself, and so are those of
-every other subclass of dict, list, str and int it meets."""
+(``engines.memo.ShownObject``, ``ShownArray``: a view's finished hand, a table's melds, a snapshot's
+kept record) once and copies its text after: the bytes are exactly what orjson writes of the same data
+by itself, and so are those of every other subclass of dict, list, str and int it meets."""
 
 from __future__ import annotations
 
@@ -77,3 +77,21 @@ def test_kanaster_views_are_written_as_their_plain_json() -> None:
         kept += isinstance(view["melds"], ShownArray) + isinstance(view["last_hand"], ShownObject)
         assert dumps(view) == dumps(view) == orjson.dumps(json.loads(json.dumps(view)))
     assert kept > 700, "no kept part was written: the test checks nothing"
+
+
+def test_kanaster_snapshots_are_written_as_their_plain_json() -> None:
+    """A Kanaster snapshot holds the records the codec keeps (``engines.snapshot.kept``: the rules, the
+    last hand) as shown: written by the service, it is the bytes of the same snapshot as plain data,
+    move after move."""
+    engine = REGISTRY["kanaster"]
+    state = engine.new_game(2, {}, "written-once")
+    kept = 0
+    for _ in range(700):
+        if engine.result(state) is not None:
+            break
+        seat = engine.to_move(state)[0]
+        state = engine.apply(state, seat, engine.legal_moves(state, seat)[0])
+        data = engine.encode(state)
+        kept += isinstance(data["rules"], ShownObject) + isinstance(data["last_hand"], ShownObject)
+        assert dumps(data) == dumps(data) == orjson.dumps(json.loads(json.dumps(data)))
+    assert state.last_hand is not None and kept > 700, "no hand ended: the test checks nothing"

@@ -2,7 +2,9 @@
 identity, and the history by its own (``engines.memo``): a view of the very same melds under other
 totals, rules or red 3s, or of another match whose table is as empty (one shared empty tuple), must
 show its own rows, as a view worked out anew does (tests/engines/test_kept_views.py compares random
-playouts; these are the cases that share a tuple on purpose)."""
+playouts; these are the cases that share a tuple on purpose). A state decoded anew holds the tuple of
+melds decoded before (``engines.snapshot.shared``) and totals equal to the ones kept: it shows what
+was kept."""
 
 from __future__ import annotations
 
@@ -61,3 +63,14 @@ def test_matches_with_an_empty_table_show_their_own_players_and_history() -> Non
     assert [p["minimum"] for p in view(played, None)["players"]] == [90, 50, 120, 50]
     assert view(played, None)["history"] == [[1500, 0, 3000, -20]]
     assert view(two, None)["history"] == []
+
+
+def test_a_state_decoded_anew_shows_the_table_kept_for_the_same_melds() -> None:
+    state = position(2, hands=[["5C"], ["6C"]], melds=MELDS)
+    stored = json.loads(json.dumps(ENGINE.encode(state)))
+    first, again = ENGINE.decode(stored), ENGINE.decode(stored)
+    assert first.melds is again.melds and first.scores is not again.scores
+    shown = view(first, 0)
+    assert view(again, 0)["melds"] is shown["melds"]
+    assert view(again, 0)["players"] is shown["players"]
+    assert view(again, 0) == _anew(state, 0)
