@@ -106,11 +106,13 @@ def redis_server() -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
 
 
 @contextmanager
-def gunicorn(app: str, redis_url: str, workers: int, log_level: str) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
+def gunicorn(app: str, redis_url: str, workers: int, log_level: str,
+             samples: str | None = None) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
     """gunicorn -c deploy/gunicorn.conf.py APP on a spare port; yields (port, master process).
 
     Worker recycling is turned off (``--max-requests 0``) so that no worker restarts inside
-    a timed window; every other setting is deploy/gunicorn.conf.py's."""
+    a timed window; every other setting is deploy/gunicorn.conf.py's. ``samples``: a directory the
+    workers write their CPU-time samples to (``bench.sampler``, through ``bench/gunicorn_sampled.py``)."""
     port = free_port()
     env = dict(os.environ)
     env.update({"REDIS_URL": redis_url, "CARDTABLE_BIND": f"127.0.0.1:{port}", "WEB_CONCURRENCY": str(workers),
@@ -121,8 +123,12 @@ def gunicorn(app: str, redis_url: str, workers: int, log_level: str) -> Iterator
                 "CARDTABLE_RATE_LIMIT": "off", "CARDTABLE_CREATE_LIMIT": "off",
                 "CARDTABLE_STREAMS_PER_SEAT": "0", "CARDTABLE_STREAMS_PER_ADDRESS": "0",
                 "CARDTABLE_BODY_TIMEOUT": env.get("CARDTABLE_BODY_TIMEOUT", "0")})
+    config = ROOT / "deploy" / "gunicorn.conf.py"
+    if samples is not None:
+        env["CARDTABLE_BENCH_SAMPLES"] = samples
+        config = ROOT / "bench" / "gunicorn_sampled.py"
     errlog = tempfile.TemporaryFile()  # noqa: SIM115 -- closed below, after the server stops
-    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", str(ROOT / "deploy" / "gunicorn.conf.py"),
+    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", str(config),
                              "--max-requests", "0", app],
                             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=errlog)
     try:
@@ -315,6 +321,7 @@ class Phase:
     client_cpu: float = 0.0
     exhausted: int = 0
     rounds: list[float] = field(default_factory=list)  # requests/second of each round
+    windows: list[tuple[int, float, float]] = field(default_factory=list)  # (master pid, start, end) timed
 
     def add(self, other: Phase) -> None:
         self.seconds += other.seconds
@@ -324,6 +331,7 @@ class Phase:
         self.redis_cpu += other.redis_cpu
         self.client_cpu += other.client_cpu
         self.exhausted += other.exhausted
+        self.windows += other.windows
 
     @property
     def count(self) -> int:
@@ -355,7 +363,8 @@ def run_phase(pool: ProcessPoolExecutor, endpoint: str, side: str, port: int, ma
     w0, r0 = cpu_seconds(master.pid), cpu_seconds(redis.pid)
     time.sleep(max(0.0, t_end - time.monotonic()))
     w1, r1 = cpu_seconds(master.pid), cpu_seconds(redis.pid)
-    phase = Phase(endpoint, side, seconds, worker_cpu=w1 - w0, redis_cpu=r1 - r0)
+    phase = Phase(endpoint, side, seconds, worker_cpu=w1 - w0, redis_cpu=r1 - r0,
+                  windows=[(master.pid, t_start, t_end)])
     for i, fut in enumerate(futures):
         res = fut.result(timeout=seconds + warmup + 2 * SOCKET_TIMEOUT + 30)
         phase.latencies += res.latencies
@@ -486,8 +495,10 @@ def table_size(engine: Engine, players: int | None) -> int:
 
 
 def run_game(args: argparse.Namespace, game: str, redis: tuple[str, subprocess.Popen[bytes]],
-             real: tuple[int, subprocess.Popen[bytes]], floor: tuple[int, subprocess.Popen[bytes]]) -> Row:
-    """Prepare ``game``'s games, run its view and move phases on both sides, report them."""
+             real: tuple[int, subprocess.Popen[bytes]], floor: tuple[int, subprocess.Popen[bytes]]
+             ) -> tuple[Row, dict[tuple[str, str], Phase]]:
+    """Prepare ``game``'s games, run its view and move phases on both sides, report them; returns the
+    summary's row and the phases."""
     engine = REGISTRY[game]
     players = table_size(engine, args.players)
     print(f"\n=== {game}, {players} players")
@@ -528,7 +539,20 @@ def run_game(args: argparse.Namespace, game: str, redis: tuple[str, subprocess.P
     print()
     row = report(phases, work_fig, game)
     row.players = players
-    return row
+    return row, phases
+
+
+def sampled(game: str, phases: dict[tuple[str, str], Phase], directory: str) -> None:
+    """Where the workers' CPU time went in ``game``'s move phases, real next to floor (``bench.sampler``;
+    the workers wrote their samples when the servers stopped)."""
+    from bench import sampler
+
+    per = {}
+    for side in ("real", "floor"):
+        phase = phases[("move", side)]
+        windows = [sampler.Window(pid, t0, t1, phase.cpu_per_request) for pid, t0, t1 in phase.windows]
+        per[side] = sampler.per_request(sampler.load(directory, windows[0].master), windows)
+    sampler.report(f"{game}, POST a move", per["real"], per["floor"])
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -543,6 +567,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help=f"game to play, or `all` for every game in turn (default: the first registered, {first})")
     parser.add_argument("--players", type=int, default=None,
                         help=f"players per game, clamped to the game's range (default {USUAL_PLAYERS})")
+    parser.add_argument("--sample", action="store_true",
+                        help="sample the workers of both servers on their CPU time (bench.sampler) and print, per "
+                             "game, where a move's worker CPU went, real next to floor (costs both some CPU)")
     parser.add_argument("--log-level", default="info",
                         help="CARDTABLE_LOG_LEVEL of both servers (default info, production's: one JSON access-log "
                              "line per request from the real service, written to a temporary file)")
@@ -559,13 +586,25 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"{args.rounds} round(s) x {args.seconds:g} s per endpoint and side (+{args.warmup:g} s warm-up); "
           f"{os.cpu_count()} CPUs")
     rows = []
+    played = []
     with ExitStack() as stack:
+        samples = stack.enter_context(tempfile.TemporaryDirectory(prefix="cardtable-bench-samples-")) \
+            if args.sample else None
         redis = stack.enter_context(redis_server())
-        real = stack.enter_context(gunicorn("service.app:create_app()", redis[0], args.workers, args.log_level))
+        real = stack.enter_context(gunicorn("service.app:create_app()", redis[0], args.workers, args.log_level,
+                                            samples))
         floor = stack.enter_context(gunicorn("bench.floor_app:create_app()", redis[0], args.workers,
-                                             args.log_level))
+                                             args.log_level, samples))
         for game in games:
-            rows.append(run_game(args, game, redis, real, floor))
+            row, phases = run_game(args, game, redis, real, floor)
+            rows.append(row)
+            played.append((game, phases))
+        if samples is not None:
+            # the workers write their samples as they exit: stop both servers first
+            stop(real[1])
+            stop(floor[1])
+            for game, phases in played:
+                sampled(game, phases, samples)
     summary(rows)
     print(f"\n(total run {time.monotonic() - t_run:.0f} s)")
     return 0
