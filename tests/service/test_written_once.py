@@ -10,6 +10,8 @@ import copy
 import enum
 import json
 import pickle
+from collections.abc import Iterator
+from typing import Any
 
 import orjson
 import pytest
@@ -62,18 +64,25 @@ def test_a_kept_part_is_a_plain_dict_or_list_to_every_other_reader() -> None:
     assert type(copy.deepcopy(ShownArray([1]))) is list
 
 
+def _kanaster_match(players: int) -> Iterator[tuple[Any, int]]:
+    """The states of a seeded Kanaster match, the first listed move made each time (700 at most), each
+    with the seat that just moved."""
+    engine = REGISTRY["kanaster"]
+    state = engine.new_game(players, {}, "written-once")
+    for _ in range(700):
+        if engine.result(state) is not None:
+            return
+        seat = engine.to_move(state)[0]
+        state = engine.apply(state, seat, engine.legal_moves(state, seat)[0])
+        yield state, seat
+
+
 def test_kanaster_views_are_written_as_their_plain_json() -> None:
     """A Kanaster view holds kept parts (its melds, the last hand): written by the service, they are
     the bytes of the same view as plain data, move after move."""
-    engine = REGISTRY["kanaster"]
-    state = engine.new_game(4, {}, "written-once")
     kept = 0
-    for _ in range(700):
-        if engine.result(state) is not None:
-            break
-        seat = engine.to_move(state)[0]
-        state = engine.apply(state, seat, engine.legal_moves(state, seat)[0])
-        view = engine.view(state, seat)
+    for state, seat in _kanaster_match(4):
+        view = REGISTRY["kanaster"].view(state, seat)
         kept += isinstance(view["melds"], ShownArray) + isinstance(view["last_hand"], ShownObject)
         assert dumps(view) == dumps(view) == orjson.dumps(json.loads(json.dumps(view)))
     assert kept > 700, "no kept part was written: the test checks nothing"
@@ -83,15 +92,10 @@ def test_kanaster_snapshots_are_written_as_their_plain_json() -> None:
     """A Kanaster snapshot holds the records the codec keeps (``engines.snapshot.kept``: the rules, the
     last hand) as shown: written by the service, it is the bytes of the same snapshot as plain data,
     move after move."""
-    engine = REGISTRY["kanaster"]
-    state = engine.new_game(2, {}, "written-once")
     kept = 0
-    for _ in range(700):
-        if engine.result(state) is not None:
-            break
-        seat = engine.to_move(state)[0]
-        state = engine.apply(state, seat, engine.legal_moves(state, seat)[0])
-        data = engine.encode(state)
+    state = None
+    for state, _ in _kanaster_match(2):
+        data = REGISTRY["kanaster"].encode(state)
         kept += isinstance(data["rules"], ShownObject) + isinstance(data["last_hand"], ShownObject)
         assert dumps(data) == dumps(data) == orjson.dumps(json.loads(json.dumps(data)))
-    assert state.last_hand is not None and kept > 700, "no hand ended: the test checks nothing"
+    assert state is not None and state.last_hand is not None and kept > 700, "no hand ended: the test checks nothing"
