@@ -1,6 +1,7 @@
 """HTTP throughput and latency of the real service next to the "floor" (bench/floor_app.py).
 
-``python -m bench.http [--seconds 8] [--rounds 2] [--clients 4] [--workers 2] [--game ID|all] [--players N]``
+``python -m bench.http [--seconds 8] [--rounds 2] [--clients 4] [--workers 2] [--game ID|all] [--players N]
+[--sample]``
 
 One run: starts one redis-server on a spare loopback port, gunicorn with the real app and
 gunicorn with the floor app (both ``-c deploy/gunicorn.conf.py``, the same worker count),
@@ -17,9 +18,11 @@ its usual table (``--players``, default 4, clamped to the game's range: Conquian
 
 Every move posted to the real service is legal: games are created with a seed (the same seeds in
 every run, ``bench-<game>-<n>``: two runs play the same deals, so they differ by the code and the
-machine only), replayed locally with the same engine before the timed section, and each request is the first listed
-legal move of the seat to move (no ``version``), precomputed, so no game is created and no
-engine runs in the client while the clock runs. The floor gets the same request bytes.
+machine only), replayed locally with the same engine before the timed section, and each request
+is the first listed legal move of the seat to move (no ``version``), precomputed, so no game is
+created and no engine runs in the client while the clock runs. The floor gets the same request
+bytes. ``--sample`` also says, per game, where a move's worker CPU went, function by function,
+real next to floor (``bench.sampler``).
 
 Prints requests/second, latency p50/p95/p99, errors, and the CPU time per request of the
 gunicorn workers and of redis-server (from /proc), the real/floor throughput ratio per
