@@ -73,16 +73,7 @@ class Groups:
     def of(cls, hand: Sequence[str]) -> Groups:
         if len(hand) > _FEW_CARDS:
             return cls._of_many(hand)
-        by: dict[str, list[str]] = {}
-        group_of = _GROUP_OF.get
-        for c in hand:
-            g = group_of(c)
-            if g is not None:
-                cards = by.get(g)
-                if cards is None:
-                    by[g] = [c]
-                else:
-                    cards.append(c)
+        by = _grouped(hand)
         jokers = by.pop(JOKER, [])
         for g, cs in by.items():  # each group's distinct codes first, where a code is in it twice
             if len(cs) > 1 and len(set(cs)) < len(cs):
@@ -98,21 +89,10 @@ class Groups:
         three packs): grouped by its distinct codes, each counted once, and each group written
         round robin from its codes' counts -- as ``round_robin`` writes it."""
         counts = Counter(hand)  # in hand order
-        by: dict[str, list[str]] = {}
-        twice: set[str] = set()  # the groups with a code twice
-        group_of = _GROUP_OF.get
-        for c, n in counts.items():
-            g = group_of(c)
-            if g is not None:
-                codes = by.get(g)
-                if codes is None:
-                    by[g] = [c]
-                else:
-                    codes.append(c)
-                if n > 1:
-                    twice.add(g)
+        by = _grouped(counts)
         jokers = [JOKER] * counts[JOKER] if by.pop(JOKER, None) else []
-        twice.discard(JOKER)
+        # the groups with a code twice
+        twice = {g for c, n in counts.items() if n > 1 and (g := _GROUP_OF.get(c)) is not None and g != JOKER}
         for g in twice:
             codes = by[g]
             cards = list(codes)
@@ -131,6 +111,22 @@ class Groups:
 
 #: Up to this many cards ``Groups.of`` groups a hand card by card; a larger hand by its distinct codes.
 _FEW_CARDS = 16
+
+
+def _grouped(codes: Iterable[str]) -> dict[str, list[str]]:
+    """``codes`` by their group (``_GROUP_OF``: a natural rank, the joker, the 2s, the black 3s), each
+    group's in the order given; codes of no group (red 3s) left out."""
+    by: dict[str, list[str]] = {}
+    group_of = _GROUP_OF.get
+    for c in codes:
+        g = group_of(c)
+        if g is not None:
+            cards = by.get(g)
+            if cards is None:
+                by[g] = [c]
+            else:
+                cards.append(c)
+    return by
 
 
 @dataclass(slots=True)
