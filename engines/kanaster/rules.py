@@ -306,9 +306,8 @@ def _table(melds: tuple[Meld, ...]) -> _Table:
         return _seen[1]
     seen = _tables.get(melds)
     if seen is None:
-        # (lists, not generators, and the canasta size asked inline: every listing asks a new table,
-        # most often one without a canasta)
-        canastas = frozenset([(m.owner, m.rank) for m in melds if len(m.cards) >= CANASTA_SIZE])
+        # (lists, not generators: most tables asked are new ones, most often without a canasta)
+        canastas = frozenset([(m.owner, m.rank) for m in melds if is_canasta(m)])
         owners = frozenset([m.owner for m in melds])
         if canastas:
             seen = _Table(owners, frozenset([o for o, _ in canastas]), frozenset([r for _, r in canastas]), canastas)

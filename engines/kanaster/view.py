@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from engines.core import JSON
 from engines.hidden import Hidden
-from engines.memo import SHOWN, Kept, ShownArray
+from engines.memo import Kept, ShownArray
 
 from .events import hand_record_json, meld_json
 from .melds import hand_order, is_red_three, sort_hand
@@ -87,10 +87,8 @@ def _table_json(state: KanasterState) -> tuple[list[dict[str, JSON]], list[str],
         if kept_scores == scores and kept_rules is rules and kept_reds == reds:
             return shown, blocking, players
     else:
-        shown = ShownArray()  # written once by a writer that knows it (engines.memo)
-        for i, m in enumerate(melds):  # (meld_json's kept answer read inline: most melds are the ones shown before)
-            done = m.__dict__.get(SHOWN)
-            shown.append(done if done is not None and done["id"] == i else meld_json(i, m))
+        # written once by a writer that knows it (engines.memo)
+        shown = ShownArray([meld_json(i, m) for i, m in enumerate(melds)])
         ranks = canasta_ranks(state)
         blocking = sorted(ranks, key=lambda r: hand_order(r + "C")) if ranks else []
     players = [
