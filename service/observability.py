@@ -192,10 +192,10 @@ class _Timing:
             # Histogram.observe has no batch form: its sum and (non-cumulative) bucket values are
             # written here as observe() writes them, one by one (test_batched_metrics compares).
             self.child._sum.set(self.total)
-            for value, n in zip(self.child._buckets, self.buckets, strict=True):
+            for i, (value, n) in enumerate(zip(self.child._buckets, self.buckets, strict=True)):
                 if n:
                     value.inc(n)
-            self.buckets = [0] * len(BOUNDS)
+                    self.buckets[i] = 0  # one by one: a flush that fails half-way writes nothing twice
 
 
 class _Batch:

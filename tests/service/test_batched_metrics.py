@@ -14,6 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import pytest
 from flask import Flask, jsonify
 from prometheus_client import CollectorRegistry, Histogram
 from prometheus_client.multiprocess import MultiProcessCollector
@@ -85,6 +86,21 @@ def test_the_batched_histogram_is_the_one_observe_makes() -> None:
                       endpoint="/same-as-observe")
     reference = _as_observe_makes_it(DURATIONS)
     assert ours == reference and ours["_count"] == len(DURATIONS)
+
+
+def test_a_flush_that_fails_half_way_writes_nothing_twice(monkeypatch) -> None:
+    """The next flush writes what the failed one did not, and only that."""
+    for d in DURATIONS:
+        observability._observe("GET", "/half-flush", "200", d)
+    child = observability.LATENCY.labels("GET", "/half-flush")
+    failing = child._buckets[5]
+    monkeypatch.setattr(failing, "inc", lambda amount: (_ for _ in ()).throw(OSError("no room")))
+    with pytest.raises(OSError):
+        observability.flush()
+    monkeypatch.undo()
+    observability.flush()
+    ours = _histogram(observability.LATENCY.collect(), "cardtable_request_duration_seconds", endpoint="/half-flush")
+    assert ours == _as_observe_makes_it(DURATIONS)
 
 
 WORKER = """
