@@ -14,6 +14,14 @@ Metrics are served at ``/metrics``; under gunicorn they are summed across worker
 closed set (the methods the API uses, the app's URL rules, the HTTP statuses), whatever a
 client sends: an open label would grow the metrics files, and the time to read them, with
 every new method name.
+
+The busiest series (requests, their latency, moves applied) are counted in plain numbers per
+process and written to prometheus_client's values in batches (under gunicorn each write is an
+mmap'd file's, under a lock: a few microseconds, four of them a move): before the process answers
+a scrape, so its own counts are exact; every ``FLUSH_SECONDS`` (1 s) from a ``Flusher`` that every
+gunicorn worker starts, so a scrape another worker answers sees them at most that late, which is
+well inside any scrape interval; and at exit. A worker killed with SIGKILL loses at most its last
+second's counts, as it does its last second's access lines. A new series shows at once, at zero.
 """
 
 from __future__ import annotations
@@ -21,10 +29,12 @@ from __future__ import annotations
 import atexit
 import http
 import logging
+import math
 import os
 import sys
 import threading
 import time
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TextIO
 
@@ -33,8 +43,9 @@ from flask import Flask, Request, Response, has_request_context, request
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
 REQUESTS = Counter("cardtable_requests_total", "HTTP requests answered", ["method", "endpoint", "status"])
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 LATENCY = Histogram("cardtable_request_duration_seconds", "Time to answer a request", ["method", "endpoint"],
-                    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5))
+                    buckets=LATENCY_BUCKETS)
 MOVES = Counter("cardtable_moves_applied_total", "Moves applied (bot moves included)", ["game"])
 CONFLICTS = Counter("cardtable_conflicts_total", "409 answers", ["code"])
 CREATED = Counter("cardtable_games_created_total", "Games created", ["game"])
@@ -52,6 +63,11 @@ METHODS = frozenset({"GET", "POST", "OPTIONS", "HEAD"})
 STATUSES = frozenset(str(s.value) for s in http.HTTPStatus)
 #: The ``endpoint`` label of a request that matched no URL rule.
 UNMATCHED = "unmatched"
+
+#: The histogram's buckets as observe() finds them: the first bound at or above the duration.
+BOUNDS = (*LATENCY_BUCKETS, math.inf)
+#: At most this late, the request, latency and move counts of one worker reach a scrape served by another.
+FLUSH_SECONDS = 1.0
 
 
 class RuleRecordingRequest(Request):
@@ -146,15 +162,148 @@ def labels(method: str, rule: str | None, status: str) -> tuple[str, str, str]:
     return (method if method in METHODS else "other", rule or UNMATCHED, status if status in STATUSES else "other")
 
 
+class _Count:
+    """A labelled counter and what this process added to it since the last flush."""
+
+    __slots__ = ("child", "n")
+
+    def __init__(self, child: Any) -> None:
+        self.child, self.n = child, 0
+
+    def write(self) -> None:
+        if self.n:
+            self.child.inc(self.n)
+            self.n = 0
+
+
+class _Timing:
+    """A labelled histogram: the observations since the last flush, counted per bucket, and its sum
+    as observe() would have made it (the same additions in the same order, so the very same float)."""
+
+    __slots__ = ("child", "total", "buckets")
+
+    def __init__(self, child: Any) -> None:
+        self.child = child
+        self.total = child._sum.get()
+        self.buckets = [0] * len(BOUNDS)
+
+    def write(self) -> None:
+        if any(self.buckets):
+            # Histogram.observe has no batch form: its sum and (non-cumulative) bucket values are
+            # written here as observe() writes them, one by one (test_batched_metrics compares).
+            self.child._sum.set(self.total)
+            for i, (value, n) in enumerate(zip(self.child._buckets, self.buckets, strict=True)):
+                if n:
+                    value.inc(n)
+                    self.buckets[i] = 0  # one by one: a flush that fails half-way writes nothing twice
+
+
+class _Batch:
+    """This process's pending metric changes, one entry per labelled series (closed label sets:
+    bounded), behind one lock (gthread workers)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.requests: dict[tuple[str, str, str], tuple[_Count, _Timing]] = {}
+        self.timings: dict[tuple[str, str], _Timing] = {}
+        self.moves: dict[str, _Count] = {}
+
+    def request_series(self, key: tuple[str, str, str]) -> tuple[_Count, _Timing]:
+        """A request's counter and histogram, made on first use (under the lock): the series shows
+        in /metrics at once, at zero, as it did when it was counted at once."""
+        timing = self.timings.get(key[:2])
+        if timing is None:
+            timing = self.timings[key[:2]] = _Timing(LATENCY.labels(key[0], key[1]))
+        series = self.requests[key] = (_Count(REQUESTS.labels(*key)), timing)
+        return series
+
+    def flush(self) -> None:
+        with self.lock:
+            for count, _ in self.requests.values():
+                count.write()
+            for timing in self.timings.values():
+                timing.write()
+            for moves in self.moves.values():
+                moves.write()
+
+
+_batch = _Batch()
+
+
+def flush() -> None:
+    """Write this process's pending counts to prometheus_client's values (in multiprocess mode its
+    files): before a scrape, at exit, and every ``FLUSH_SECONDS`` from a ``Flusher``."""
+    _batch.flush()
+
+
+def _forget_batch() -> None:
+    """A forked child starts with nothing pending: what the parent counted is the parent's to write
+    (and the child's histogram sums start again from its own files, as prometheus_client's do)."""
+    global _batch
+    _batch = _Batch()
+
+
+atexit.register(flush)
+os.register_at_fork(after_in_child=_forget_batch)
+
+
 def _observe(method: str, rule: str, status: str, elapsed: float) -> None:
-    """Count and time one request; the labelled series are looked up once and kept (a closed
-    set of keys, so the cache is bounded too)."""
+    """Count and time one request, in this process's batch."""
+    batch = _batch
     key = (method, rule, status)
-    series = _series.get(key)
-    if series is None:
-        series = _series[key] = (REQUESTS.labels(method, rule, status), LATENCY.labels(method, rule))
-    series[0].inc()
-    series[1].observe(elapsed)
+    with batch.lock:
+        series = batch.requests.get(key)
+        if series is None:
+            series = batch.request_series(key)
+        series[0].n += 1
+        timing = series[1]
+        timing.total += elapsed
+        timing.buckets[bisect_left(BOUNDS, elapsed)] += 1
+
+
+class Flusher:
+    """A worker's loop that flushes its batch every ``interval`` seconds, so that a scrape served by
+    another worker sees this one's counts (an idle one's too) at most that late. One flush per
+    interval, errors logged and survived; a daemon thread (a greenlet under gevent) that ends with
+    the process or at ``stop``."""
+
+    def __init__(self, interval: float = FLUSH_SECONDS) -> None:
+        self.interval = interval
+        self.stopped = threading.Event()
+        self.thread: threading.Thread | None = None
+
+    def run(self) -> None:
+        while not self.stopped.wait(self.interval):
+            try:
+                flush()
+            except Exception:
+                logging.getLogger("cardtable").exception("flushing the metrics failed; again in %.1f s",
+                                                         self.interval)
+
+    def start(self) -> Flusher:
+        self.thread = threading.Thread(target=self.run, name="cardtable-metrics", daemon=True)
+        self.thread.start()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self.stopped.set()
+        if self.thread is not None:
+            self.thread.join(timeout)
+
+
+_flusher: Flusher | None = None
+
+
+def start_flusher(app: Any) -> Flusher | None:
+    """Start this process's flusher (once) when ``app`` counts its requests here: a worker of a
+    multi-process server calls it when it starts (``bench.floor_app``, run by the same gunicorn
+    config, has no metrics to flush)."""
+    global _flusher
+    if not isinstance(getattr(app, "wsgi_app", None), Middleware):
+        return None
+    if _flusher is None or _flusher.stopped.is_set():
+        _flusher = Flusher().start()
+    return _flusher
 
 
 #: Request ids made at once from one ``os.urandom`` call: each is as random as one made alone.
@@ -282,14 +431,13 @@ def game_created(game: str, finished: bool) -> None:
         ACTIVE.labels(game).inc()
 
 
-_moves: dict[str, Any] = {}
-
-
 def moves_applied(game: str, count: int, finished: bool) -> None:
-    counter = _moves.get(game)
-    if counter is None:  # one series per hosted game: a bounded set
-        counter = _moves[game] = MOVES.labels(game)
-    counter.inc(count)
+    batch = _batch
+    with batch.lock:
+        moves = batch.moves.get(game)
+        if moves is None:  # one series per hosted game: a bounded set
+            moves = batch.moves[game] = _Count(MOVES.labels(game))
+        moves.n += count
     if finished:
         FINISHED.labels(game).inc()
         ACTIVE.labels(game).dec()
@@ -308,6 +456,7 @@ def init(app: Flask, access_log: bool) -> AccessLog | None:
 
     @app.get("/metrics")
     def metrics() -> Response:
+        flush()  # this worker's own counts, exact
         if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
             from prometheus_client import multiprocess
 
