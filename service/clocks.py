@@ -138,6 +138,8 @@ def _first(deadlines: Collection[int], idle_at: int | None) -> int | None:
 
 def deadline(record: Mapping[str, Any], seat: int | None = None) -> int | None:
     """The running deadline (epoch ms) of ``seat``, or the first of any seat when None."""
+    if not record.get("running"):  # no clock runs (most games: every view asks)
+        return None
     kept = running(record)
     if seat is not None:
         return kept.get(seat)
