@@ -20,9 +20,9 @@ IDEMPOTENCY_KEY_MAX = 200
 
 
 def environ() -> dict[str, Any]:
-    """The request's WSGI environ. ``request.environ`` looks the request up through the proxy's
-    attribute machinery, several times what the lookup itself costs (about 0.5 us a time, and a move
-    asks for the environ three times); this asks the proxy for the request object alone."""
+    """The request's WSGI environ. ``request.environ`` goes through the proxy's attribute lookup,
+    about 0.6 us a time (a move asks three times); asking the proxy for the request object alone
+    costs a sixth of that."""
     req = request._get_current_object()  # type: ignore[attr-defined]
     found: dict[str, Any] = req.environ
     return found
