@@ -106,10 +106,18 @@ def _settled(out: dict[str, Any], to_move: Collection[int], movers: Sequence[int
                 if seat not in now_running and _timed(seats[seat]):
                     now_running[seat] = now + _turn_ms(clock, clocks[seat])
         out["clocks"] = clocks
-    out["running"] = {str(s): at for s, at in sorted(now_running.items())}
+    out["running"] = {str(s): at for s, at in sorted(now_running.items())} if now_running else {}
     idle_at = out["idle_at"] = now + idle_ms if active and idle_ms > 0 else None
     out["due"] = _first(now_running.values(), idle_at) if active else None
     return out
+
+
+def _open_seat(seats: Sequence[Mapping[str, Any]]) -> bool:
+    """A seat of the game waits for its person (the game has not started)."""
+    for seat in seats:  # noqa: SIM110 -- any() over a generator costs more, and every commit asks
+        if seat.get("open"):
+            return True
+    return False
 
 
 def due(record: Mapping[str, Any], active: bool = True) -> int | None:
@@ -121,14 +129,17 @@ def due(record: Mapping[str, Any], active: bool = True) -> int | None:
 
 def _first(deadlines: Collection[int], idle_at: int | None) -> int | None:
     """The first of the running ``deadlines`` and ``idle_at`` (epoch ms), None when there is none."""
-    times = [int(at) for at in deadlines]
-    if idle_at is not None:
-        times.append(int(idle_at))
-    return min(times, default=None)
+    first = None if idle_at is None else int(idle_at)
+    for at in deadlines:  # most games have none: no list made and searched
+        if first is None or int(at) < first:
+            first = int(at)
+    return first
 
 
 def deadline(record: Mapping[str, Any], seat: int | None = None) -> int | None:
     """The running deadline (epoch ms) of ``seat``, or the first of any seat when None."""
+    if not record.get("running"):  # no clock runs (most games: every view asks)
+        return None
     kept = running(record)
     if seat is not None:
         return kept.get(seat)
@@ -196,9 +207,7 @@ def written(engine: Any, record: Mapping[str, Any], state: Any, entries: Sequenc
     stores it: the state encoded, ``updated_at`` now, and the clocks settled (``settle``; whether the
     game runs and who is to move come from ``engine``)."""
     out = {**record, "state": engine.encode(state), "updated_at": timestamp()}
-    ended = out.get("ended") is not None or engine.result(state) is not None
-    waiting = any(s.get("open") for s in out["seats"])
-    active = not ended and not waiting
+    active = out.get("ended") is None and engine.result(state) is None and not _open_seat(out["seats"])
     to_move = engine.to_move(state) if active else ()
     movers = [m for m in (orjson.loads(e)["seat"] for e in entries) if m is not None] if out.get("clock") else []
     return _settled(out, to_move, movers, now_ms() if now is None else now, idle_ms, active, own, turn_over)

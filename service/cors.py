@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import Flask, Response, request
+from flask import Flask, Request, Response, request
 
 #: The API's methods (both are CORS-safelisted; a preflight's answer names them all the same).
 ALLOW_METHODS = ("GET", "POST")
@@ -49,9 +49,12 @@ def parse_origins(origins: tuple[str, ...]) -> frozenset[str]:
     return frozenset(out)
 
 
-def is_preflight() -> bool:
-    """Whether this request is a browser's CORS preflight (not a client's own OPTIONS)."""
-    return request.method == "OPTIONS" and "Access-Control-Request-Method" in request.headers
+def is_preflight(req: Request | None = None) -> bool:
+    """Whether this request is a browser's CORS preflight (not a client's own OPTIONS). ``req``: the
+    request, when the caller has it (each use of the ``request`` proxy looks the request up again)."""
+    if req is None:
+        req = request._get_current_object()  # type: ignore[attr-defined]
+    return req.method == "OPTIONS" and "HTTP_ACCESS_CONTROL_REQUEST_METHOD" in req.environ
 
 
 def install(app: Flask, origins: tuple[str, ...]) -> None:
@@ -61,9 +64,9 @@ def install(app: Flask, origins: tuple[str, ...]) -> None:
         return
     allow_any = "*" in allowed
 
-    def granted() -> str | None:
+    def granted(req: Request) -> str | None:
         """The Access-Control-Allow-Origin this request gets, None for none."""
-        origin = request.headers.get("Origin")
+        origin = req.environ.get("HTTP_ORIGIN")  # the header as request.headers reads it
         if origin is None:
             return None
         if allow_any:
@@ -74,7 +77,8 @@ def install(app: Flask, origins: tuple[str, ...]) -> None:
     def _preflight() -> Response | None:
         # 204 with no body and no Content-Type, before any handler; a disallowed origin's
         # preflight goes on to Flask's own OPTIONS answer, which carries no CORS header.
-        if not is_preflight() or granted() is None:
+        req = request._get_current_object()  # type: ignore[attr-defined]  # once: each use of the proxy looks again
+        if not is_preflight(req) or granted(req) is None:
             return None
         response = Response(status=204)
         del response.headers["Content-Type"]
@@ -87,9 +91,10 @@ def install(app: Flask, origins: tuple[str, ...]) -> None:
     def _headers(response: Response) -> Response:
         if not allow_any:
             response.vary.add("Origin")
-        origin = granted()
+        req = request._get_current_object()  # type: ignore[attr-defined]
+        origin = granted(req)
         if origin is not None:
             response.headers["Access-Control-Allow-Origin"] = origin
-            if not is_preflight():
+            if not is_preflight(req):
                 response.headers["Access-Control-Expose-Headers"] = ", ".join(EXPOSE_HEADERS)
         return response

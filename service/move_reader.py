@@ -177,8 +177,9 @@ class MoveReader:
     def __init__(self, engine: Engine, built: BuiltSchemas) -> None:
         self.schema = built.move_request()
         self.kinds = tuple(engine.move_types)
+        # each move type's class, and the keys its JSON may hold: its fields and ``type``
         self._by_type: Mapping[str, tuple[type[Move], frozenset[str]]] = {
-            k.type: (k, frozenset(f.name for f in dataclasses.fields(k))) for k in self.kinds}
+            k.type: (k, frozenset(("type", *(f.name for f in dataclasses.fields(k))))) for k in self.kinds}
         try:
             self._check: Check | None = _request(self.schema)
         except _Unsupported:
@@ -207,7 +208,7 @@ class MoveReader:
         """The move of a body the compiled checks accepted, as ``move_from_json`` builds it."""
         data = body["move"]
         kind, names = self._by_type.get(data["type"], (None, frozenset()))
-        if kind is None or not names.issuperset(k for k in data if k != "type"):
+        if kind is None or not names.issuperset(data):
             return self._built_by_engine(body)
         try:
             move = kind(**{n: _tuplify(v) for n, v in data.items() if n != "type"})

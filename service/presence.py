@@ -59,7 +59,10 @@ class Presence:
         """What an ETag says of it: the present seats as a bit mask in hex (``?`` when not known)."""
         if self.left is None:
             return "?"
-        return format(sum(1 << seat for seat in self.left), "x")
+        bits = 0
+        for seat in self.left:  # a loop: a generator costs twice as much, and every view asks
+            bits |= 1 << seat
+        return format(bits, "x")
 
 
 UNKNOWN = Presence(None)
@@ -94,9 +97,10 @@ def needs_mark(here: Presence, seat: int) -> bool:
 def with_seat(here: Presence, seat: int) -> Presence:
     """``here`` once ``seat`` is marked for ``PRESENCE_SECONDS`` at least (a move's mover, its mark
     renewed in its write when it needed it)."""
-    if here.left is None:
+    least = int(PRESENCE_SECONDS * 1000)
+    if here.left is None or here.left.get(seat, 0) >= least:  # not known, or marked for as long already
         return here
-    return Presence({**here.left, seat: max(here.left.get(seat, 0), int(PRESENCE_SECONDS * 1000))})
+    return Presence({**here.left, seat: least})
 
 
 def touch(store: Store, game_id: str, seat: int | None, seconds: float | None = None) -> Presence:

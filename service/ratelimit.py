@@ -55,7 +55,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Flask, Response, current_app, g, request
+from flask import Flask, Request, Response, current_app, g, request
 
 from schemas.common import LOG_LIMIT
 from service import auth
@@ -203,12 +203,15 @@ class RateLimiter:
         return " or ".join(f"{rate.limit} {what} in {rate.window:g} s" for rate in self.rates)
 
 
-def exempt() -> bool:
-    """This request is not counted (see the module's docstring)."""
-    path = request.path
+def exempt(req: Request | None = None) -> bool:
+    """This request is not counted (see the module's docstring). ``req``: the request, when the
+    caller has it (each use of the ``request`` proxy looks the request up again)."""
+    if req is None:
+        req = request._get_current_object()  # type: ignore[attr-defined]
+    path = req.path
     if path in EXEMPT or path.startswith(EXEMPT_PREFIXES):
         return True
-    return request.method == "OPTIONS" and "Access-Control-Request-Method" in request.headers
+    return req.method == "OPTIONS" and "HTTP_ACCESS_CONTROL_REQUEST_METHOD" in req.environ
 
 
 def address() -> str:
@@ -216,9 +219,10 @@ def address() -> str:
     return "addr:" + (request.remote_addr or "unknown")
 
 
-def _on_game_route() -> bool:
+def _on_game_route(req: Request) -> bool:
     """A route of one game (its view, moves, log, events), where a bearer token can be checked."""
-    return bool(request.view_args) and "game_id" in request.view_args  # type: ignore[operator]
+    found = req.view_args
+    return bool(found) and "game_id" in found  # type: ignore[operator]
 
 
 def _limited(limiter: RateLimiter, wait: int, whom: str) -> ApiError:
@@ -327,10 +331,11 @@ def install(app: Flask, rate_text: str | None, store: Store, trusted_proxies: in
 
     @app.before_request
     def _limit() -> Response | None:
-        if exempt():
+        req = request._get_current_object()  # type: ignore[attr-defined]  # once: each use of the proxy looks again
+        if exempt(req):
             return None
-        if _on_game_route() and auth.bearer(request.headers.get("Authorization")):
-            g.setdefault(_DEFERRED, True)  # counted once the handler has checked the token
+        if _on_game_route(req) and auth.bearer(req.environ.get("HTTP_AUTHORIZATION")):
+            g._get_current_object().setdefault(_DEFERRED, True)  # counted once the handler has checked the token
             return None
         wait = limiter.check(address())
         if wait is None:
@@ -340,7 +345,7 @@ def install(app: Flask, rate_text: str | None, store: Store, trusted_proxies: in
     @app.after_request
     def _unsettled(response: Response) -> Response:
         # a game-route request that ended before its token was checked counts for its address
-        if g.pop(_DEFERRED, False):
+        if g._get_current_object().pop(_DEFERRED, False):
             wait = limiter.check(address())
             if wait is not None:
                 return _problem(_limited(limiter, wait, "this address"))

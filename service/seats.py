@@ -61,12 +61,18 @@ def seats(stored: Sequence[dict[str, Any]], facts: Sequence[tuple[int, int | Non
     the game's ``seat_facts`` and ``present``, the seats whose person is at the table now (None: not
     known) and ``clocks``, each seat's clock (``service.clocks.seat_clock``; None: no clocks).
     ``connected`` is a person's only: null for a bot and an open seat."""
+    # ``kind``, ``name`` and ``status`` spelled out as one (every view draws every seat): each stored
+    # field read once
     out = []
     for seat, (entry, (hand_count, score)) in enumerate(zip(stored, facts, strict=True)):
-        who = kind(entry)
-        connected = None if who != "human" or present is None else seat in present
-        out.append({"seat": seat, "name": name(seat, entry), "kind": who, "level": seat_level(entry),
-                    "status": status(entry), "replaced_because": entry.get("replaced"),
-                    "connected": connected, "hand_count": hand_count, "score": score,
-                    "clock": None if clocks is None else clocks[seat]})
+        level = seat_level(entry)  # None but for a bot
+        waiting = entry.get("open")
+        replaced = entry.get("replaced")
+        who = "bot" if level is not None else "open" if waiting else "human"
+        given = entry.get("name")
+        out.append({"seat": seat, "name": given if given else default_name(seat, level), "kind": who,
+                    "level": level, "status": "waiting" if waiting else "replaced" if replaced else "playing",
+                    "replaced_because": replaced,
+                    "connected": None if who != "human" or present is None else seat in present,
+                    "hand_count": hand_count, "score": score, "clock": None if clocks is None else clocks[seat]})
     return out

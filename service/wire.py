@@ -10,12 +10,22 @@ from typing import Any
 import orjson
 from flask import Response, request
 from marshmallow import Schema, ValidationError
+from werkzeug.datastructures import Headers
 from werkzeug.exceptions import BadRequest, ClientDisconnected, HTTPException, RequestEntityTooLarge
 
 from service.errors import ApiError
 from service.records import dumps, loads
 
 IDEMPOTENCY_KEY_MAX = 200
+
+
+def environ() -> dict[str, Any]:
+    """The request's WSGI environ. ``request.environ`` goes through the proxy's attribute lookup,
+    about 0.6 us a time (a move asks three times); asking the proxy for the request object alone
+    costs a sixth of that."""
+    req = request._get_current_object()  # type: ignore[attr-defined]
+    found: dict[str, Any] = req.environ
+    return found
 
 
 def json_response(body: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:
@@ -33,13 +43,16 @@ _SPECTATOR_CACHE = (("Cache-Control", "public, no-cache"), ("Vary", "Authorizati
 
 def view_response(body: bytes, tag: str, seat: int | None) -> Response:
     """A view's 200 (a view, a move's answer): ``body`` with its ETag and ``cache_headers``, the
-    same headers in the same order as ``json_response`` writes them. They are appended to the
-    header list as they are: werkzeug's check of each value (no line break) has nothing to find in
-    an ETag the service made and its own constants, and costs more than the rest of the answer."""
-    response = Response(body, status=200, content_type="application/json")
-    pairs = response.headers._list  # werkzeug.datastructures.Headers keeps its pairs in this list
-    pairs.append(("ETag", tag))
-    pairs.extend(_SPECTATOR_CACHE if seat is None else _SEAT_CACHE)
+    same headers in the same order as ``json_response`` writes them (Content-Type, Content-Length,
+    ETag, Cache-Control, Vary). The header list is handed to werkzeug as it is and the body set
+    after: werkzeug's check of each value (no line break) has nothing to find in the lengths, ETags
+    and constants the service made, and setting them one by one (each looked up and replaced) costs
+    more than the rest of the answer."""
+    headers = Headers()
+    headers._list = [("Content-Type", "application/json"), ("Content-Length", str(len(body))), ("ETag", tag),
+                     *(_SPECTATOR_CACHE if seat is None else _SEAT_CACHE)]  # werkzeug keeps its pairs in this list
+    response = Response(None, 200, headers)
+    response.response = [body]  # what ``set_data`` keeps, its Content-Length set above
     return response
 
 
@@ -65,7 +78,7 @@ def cache_headers(seat: int | None) -> dict[str, str]:
 
 def matches(tag: str) -> bool:
     """The request's If-None-Match names ``tag`` (weakly or strongly)."""
-    if "HTTP_IF_NONE_MATCH" not in request.environ:  # most requests: nothing to parse
+    if "HTTP_IF_NONE_MATCH" not in environ():  # most requests: nothing to parse
         return False
     return tag in request.if_none_match or request.if_none_match.contains_weak(tag.strip('"'))
 
@@ -84,7 +97,7 @@ def nested_errors(flat: Mapping[str, str]) -> dict[str, Any]:
 
 def idempotency_key() -> str | None:
     """The request's Idempotency-Key header, checked; None when absent."""
-    key = request.environ.get("HTTP_IDEMPOTENCY_KEY")  # the header as request.headers reads it
+    key = environ().get("HTTP_IDEMPOTENCY_KEY")  # the header as request.headers reads it
     if key is not None and not (0 < len(key) <= IDEMPOTENCY_KEY_MAX and key.isascii() and key.isprintable()):
         raise ApiError(422, "validation_error", "Idempotency-Key must be 1-200 printable ASCII characters.",
                        errors={"Idempotency-Key": ["must be 1-200 printable ASCII characters"]})
@@ -161,7 +174,7 @@ def body() -> bytes:
 def json_body() -> Any:
     """The request's JSON body: 400 when it is not JSON (or cannot be read), 413 over the size limit."""
     # the usual header as it is, else werkzeug's parse of it (parameters, case, ``+json`` types)
-    if request.environ.get("CONTENT_TYPE") != "application/json" and not request.is_json:
+    if environ().get("CONTENT_TYPE") != "application/json" and not request.is_json:
         raise ApiError(400, "bad_request", "The body must be JSON, sent as Content-Type: application/json.")
     try:
         data = body()
