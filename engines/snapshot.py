@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 
 import orjson
 
-from engines.memo import ShownArray, ShownObject
+from engines.memo import Kept, ShownArray, ShownObject
 
 T = TypeVar("T")
 Codec = Callable[[Any], Any]
@@ -63,7 +63,8 @@ def shared(size: int) -> Callable[[type[T]], type[T]]:
 
     A tuple of them (the melds on a table) decodes to the tuple decoded before of the very same
     instances, as long as it is among the last ``size`` kept: a state decoded anew holds the very
-    tuple of melds the one before held, and what is kept by its identity (a view's table) is found."""
+    tuple of melds the one before held, and what is kept by its identity (a view's table) is found.
+    Such a tuple is written out once, while it is among the last encoded (``_tuple_writer``)."""
     def mark(cls: type[T]) -> type[T]:
         setattr(cls, _SHARED, size)
         return cls
@@ -84,6 +85,8 @@ def forget_shared() -> None:
         kept_table.clear()
     for tuples in _SHARED_TUPLES:
         tuples.clear()
+    for encoded in _ENCODED_TUPLES:
+        encoded.clear()
 
 
 def _sharer(cls: type, names: tuple[str, ...], table: dict[tuple[Any, ...], Any], size: int
@@ -121,6 +124,32 @@ def _tuple_sharer(size: int) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
         return kept
 
     return share
+
+
+#: Per field that holds a tuple of ``shared`` records, the JSON written for the last tuples encoded.
+_ENCODED_TUPLES: list[Kept[tuple[Any, ...], ShownArray]] = []
+
+
+def _tuple_writer(item: type) -> Codec:
+    """The encoder of a tuple of ``shared`` records (``item``), keeping what it wrote for each tuple (by
+    its identity, the last 64: a worker's games in play) as shown (``engines.memo.ShownArray``): a
+    state's melds are the very tuple of the state before it as long as no move changes them
+    (``engines.core.evolve`` copies the field; a state decoded anew holds the tuple decoded before), so
+    they are written out once, and a writer that knows it writes their text once too (the stored
+    snapshot). (Few are kept: every one is a few dozen lists the garbage collector walks.)"""
+    src = _Source()
+    y = src.var()
+    plain = src.compile("encode_items", f"[{src.enc(item, y)} for {y} in _v]")
+    written: Kept[tuple[Any, ...], ShownArray] = Kept(64)
+    _ENCODED_TUPLES.append(written)
+
+    def encode_tuple(items: tuple[Any, ...]) -> ShownArray:
+        data = written.get(items)
+        if data is None:
+            data = written.put(items, ShownArray(plain(items)))
+        return data
+
+    return encode_tuple
 
 
 _KEPT = "__snapshot_kept__"
@@ -234,6 +263,8 @@ class _Source:
         if origin is tuple:
             args = typing.get_args(tp)
             if len(args) == 2 and args[1] is Ellipsis:
+                if getattr(args[0], _SHARED, None) is not None:  # written once per tuple (``shared``)
+                    return f"{self.bind(_tuple_writer(args[0]))}({x})"
                 y = self.var()
                 e = self.enc(args[0], y)
                 return f"list({x})" if e == y else f"[{e} for {y} in {x}]"
