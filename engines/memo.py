@@ -56,6 +56,10 @@ class Kept(Generic[K, V]):
         kept[id(obj)] = (obj, answer)
         return answer
 
+    def clear(self) -> None:
+        """Let go of every answer kept."""
+        self._kept.clear()
+
 
 class ShownObject(dict[str, Any]):
     """A JSON object kept as shown (``keep``, ``Kept``), for every reader a dict like any other. A writer

@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 
 import orjson
 
-from engines.memo import ShownArray, ShownObject
+from engines.memo import Kept, ShownArray, ShownObject
 
 T = TypeVar("T")
 Codec = Callable[[Any], Any]
@@ -61,9 +61,10 @@ def shared(size: int) -> Callable[[type[T]], type[T]]:
     must not hold values that are equal across types, as ``1 == True``: the stored JSON keeps them
     apart, the lookup would not.)
 
-    A tuple of them (the melds on a table) decodes to the tuple decoded before of the very same
-    instances, as long as it is among the last ``size`` kept: a state decoded anew holds the very
-    tuple of melds the one before held, and what is kept by its identity (a view's table) is found."""
+    A tuple of them (the melds on a table) decodes to the tuple decoded before from the same stored
+    text, as long as it is among the last ``size`` kept: a state decoded anew holds the very tuple of
+    melds the one before held, and what is kept by its identity (a view's table) is found.
+    Such a tuple is written out once, while it is among the last encoded (``_tuple_writer``)."""
     def mark(cls: type[T]) -> type[T]:
         setattr(cls, _SHARED, size)
         return cls
@@ -84,6 +85,8 @@ def forget_shared() -> None:
         kept_table.clear()
     for tuples in _SHARED_TUPLES:
         tuples.clear()
+    for encoded in _ENCODED_TUPLES:
+        encoded.clear()
 
 
 def _sharer(cls: type, names: tuple[str, ...], table: dict[tuple[Any, ...], Any], size: int
@@ -100,27 +103,57 @@ def _sharer(cls: type, names: tuple[str, ...], table: dict[tuple[Any, ...], Any]
     return build
 
 
-#: Per field that holds a tuple of ``shared`` records, the tuples decoded, by their items' identities.
-_SHARED_TUPLES: list[dict[tuple[int, ...], tuple[Any, ...]]] = []
+#: Per field that holds a tuple of ``shared`` records, the tuples decoded, by their stored JSON text.
+_SHARED_TUPLES: list[dict[bytes, tuple[Any, ...]]] = []
 
 
-def _tuple_sharer(size: int) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
-    """The tuple decoded before of the very same ``shared`` instances as ``items`` (each decoded to one
-    instance per value), else ``items``, kept (at most ``size``). A tuple kept holds its items, so
-    that no item's ``id`` is reused while it is kept."""
-    table: dict[tuple[int, ...], tuple[Any, ...]] = {}
+def _tuple_reader(item: type, size: int) -> Codec:
+    """The decoder of a tuple of ``shared`` records (``item``): the tuple decoded before from the same
+    JSON text (compact orjson: equal text, equal records), else a new one of the instances its items
+    decode to (each ``shared``), kept (at most ``size``). Most moves leave the table as it was, and
+    looking its text up is cheaper than looking up each record's fields."""
+    src = _Source()
+    y = src.var()
+    plain = src.compile("decode_items", f"tuple([{src.dec(item, y)} for {y} in _v])")
+    table: dict[bytes, tuple[Any, ...]] = {}
     _SHARED_TUPLES.append(table)
 
-    def share(items: tuple[Any, ...]) -> tuple[Any, ...]:
-        key = tuple(map(id, items))
+    def read(data: Any) -> tuple[Any, ...]:
+        key = orjson.dumps(data)
         kept = table.get(key)
         if kept is None:
             if len(table) >= size:
                 table.clear()
-            kept = table[key] = items
+            kept = table[key] = plain(data)
         return kept
 
-    return share
+    return read
+
+
+#: Per field that holds a tuple of ``shared`` records, the JSON written for the last tuples encoded.
+_ENCODED_TUPLES: list[Kept[tuple[Any, ...], ShownArray]] = []
+
+
+def _tuple_writer(item: type) -> Codec:
+    """The encoder of a tuple of ``shared`` records (``item``), keeping what it wrote for each tuple (by
+    its identity, the last 64: a worker's games in play) as shown (``engines.memo.ShownArray``): a
+    state's melds are the very tuple of the state before it as long as no move changes them
+    (``engines.core.evolve`` copies the field; a state decoded anew holds the tuple decoded before), so
+    they are written out once, and a writer that knows it writes their text once too (the stored
+    snapshot). (Few are kept: every one is a few dozen lists the garbage collector walks.)"""
+    src = _Source()
+    y = src.var()
+    plain = src.compile("encode_items", f"[{src.enc(item, y)} for {y} in _v]")
+    written: Kept[tuple[Any, ...], ShownArray] = Kept(64)
+    _ENCODED_TUPLES.append(written)
+
+    def encode_tuple(items: tuple[Any, ...]) -> ShownArray:
+        data = written.get(items)
+        if data is None:
+            data = written.put(items, ShownArray(plain(items)))
+        return data
+
+    return encode_tuple
 
 
 _KEPT = "__snapshot_kept__"
@@ -234,6 +267,8 @@ class _Source:
         if origin is tuple:
             args = typing.get_args(tp)
             if len(args) == 2 and args[1] is Ellipsis:
+                if getattr(args[0], _SHARED, None) is not None:  # written once per tuple (``shared``)
+                    return f"{self.bind(_tuple_writer(args[0]))}({x})"
                 y = self.var()
                 e = self.enc(args[0], y)
                 return f"list({x})" if e == y else f"[{e} for {y} in {x}]"
@@ -276,14 +311,12 @@ class _Source:
         if origin is tuple:
             args = typing.get_args(tp)
             if len(args) == 2 and args[1] is Ellipsis:
-                y = self.var()
-                e = self.dec(args[0], y)
-                if e == y:
-                    return f"tuple({d})"
                 size = getattr(args[0], _SHARED, None)
                 if size is not None:  # a tuple of shared records: the one decoded before (``shared``)
-                    return f"{self.bind(_tuple_sharer(size))}(tuple([{e} for {y} in {d}]))"
-                return f"tuple([{e} for {y} in {d}])"
+                    return f"{self.bind(_tuple_reader(args[0], size))}({d})"
+                y = self.var()
+                e = self.dec(args[0], y)
+                return f"tuple({d})" if e == y else f"tuple([{e} for {y} in {d}])"
             return f"{self.bind(decoder_for(tp))}({d})"
         if origin in (dict, Mapping):
             kt, vt = typing.get_args(tp)

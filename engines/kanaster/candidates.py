@@ -479,6 +479,32 @@ def candidate_cards(groups: Groups, held: int, top: str | None = None) -> Candid
     return CandidateCards(cards, {*cards, *groups.black} if going_out else cards, going_out)
 
 
+def most_points(groups: Groups) -> int:
+    """At least the card points of any new melds the hand (``groups``) can lay out in one move (section
+    6): a meld of a natural rank holds two naturals or more and fewer wild cards than naturals, so a
+    rank of a single natural is in none, each pair of a rank needs a wild card of its own, and the
+    wild cards number at most the naturals less one per meld; black 3s meld only among themselves,
+    three or more. Counted: the naturals of every rank of three or more, the best pairs one per wild
+    card, the highest wild cards (jokers first) up to that limit, the black 3s."""
+    naturals = 0
+    room = 0  # the wild cards the melds can hold at most
+    pairs = []
+    for rank, cards in groups.naturals.items():
+        n = len(cards)
+        if n >= 3:
+            naturals += POINTS[rank] * n
+            room += n - 1
+        elif n == 2:
+            pairs.append(POINTS[rank] * 2)
+            room += 1
+    wilds = groups.wilds
+    if pairs and wilds:
+        pairs.sort(reverse=True)
+        naturals += sum(pairs[:len(wilds)])
+    black = len(groups.black) >= 3
+    return naturals + sum(map(card_points, wilds[:room])) + (sum(map(card_points, groups.black)) if black else 0)
+
+
 def _written(groups: Groups, configurations: Iterable[Sequence[_Meld]]) -> Iterator[Melds]:
     """Each of ``configurations`` written in every rotation, as ``_write_all`` would append them,
     one candidate at a time as it is asked for."""

@@ -26,6 +26,7 @@ from .candidates import (
     Groups,
     Melds,
     candidate_cards,
+    most_points,
     new_meld_candidates_by_budget,
     round_robin,
     single_meld_candidates,
@@ -1167,8 +1168,11 @@ def _play_phase(state: KanasterState, seat: int, listing: _Listing) -> None:
     if not (state.took_pile and not state.rules.meld_after_taking_pile):
         groups = Groups.of(hand)
         # A new meld takes three cards and keeps one for the discard; keeping only one needs a
-        # canasta, which a meld of fewer than seven cards does not make (section 6).
-        if len(hand) > MELD_SIZE + (not listing.canasta):
+        # canasta, which a meld of fewer than seven cards does not make (section 6). A first meld
+        # of the hand needs the minimum (``new_meld_minimum``): no candidate is offered when no
+        # melds the hand can make count that many points (a hand just dealt, most often).
+        if len(hand) > MELD_SIZE + (not listing.canasta) and not (
+                listing.minimum and most_points(groups) < min(listing.new_meld_minimum(MeldCards))):
             for melds in single_meld_candidates(hand, None, groups):
                 listing.offer(MeldCards(melds), plain=True)
             listing.new_melds(MeldCards, new_meld_candidates_by_budget(hand, 0, None, groups,

@@ -66,3 +66,19 @@ def test_a_record_with_slots_cannot_be_kept() -> None:
 
     with pytest.raises(TypeError, match="__dict__"):
         snapshot.kept(4)(Slotted)
+
+
+def test_a_tables_melds_are_written_once_per_tuple_and_as_written_anew() -> None:
+    """The melds of a table (a tuple of ``shared`` records) are written out once while the tuple stays
+    the same (``snapshot._tuple_writer``), as what writing them anew gives; a move that changes the
+    table is written from its own melds."""
+    state = _after_a_hand()
+    while len(state.melds) < 2:
+        seat = KANASTER.to_move(state)[0]
+        state = KANASTER.apply(state, seat, KANASTER.legal_moves(state, seat)[0])
+    first = KANASTER.encode(state)["melds"]
+    assert KANASTER.encode(evolve(state, turns=state.turns + 1))["melds"] is first
+    snapshot.forget_shared()
+    assert json.dumps(KANASTER.encode(state)["melds"]) == json.dumps(first)
+    fewer = KANASTER.encode(evolve(state, melds=state.melds[:-1]))["melds"]
+    assert json.dumps(fewer) == json.dumps(first[:-1])
