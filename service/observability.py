@@ -42,6 +42,8 @@ import orjson
 from flask import Flask, Request, Response, has_request_context, request
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
+from service.loops import WorkerLoop
+
 REQUESTS = Counter("cardtable_requests_total", "HTTP requests answered", ["method", "endpoint", "status"])
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 LATENCY = Histogram("cardtable_request_duration_seconds", "Time to answer a request", ["method", "endpoint"],
@@ -261,16 +263,15 @@ def _observe(method: str, rule: str, status: str, elapsed: float) -> None:
         timing.buckets[bisect_left(BOUNDS, elapsed)] += 1
 
 
-class Flusher:
+class Flusher(WorkerLoop):
     """A worker's loop that flushes its batch every ``interval`` seconds, so that a scrape served by
     another worker sees this one's counts (an idle one's too) at most that late. One flush per
-    interval, errors logged and survived; a daemon thread (a greenlet under gevent) that ends with
-    the process or at ``stop``."""
+    interval, errors logged and survived (``service.loops``)."""
+
+    name = "cardtable-metrics"
 
     def __init__(self, interval: float = FLUSH_SECONDS) -> None:
-        self.interval = interval
-        self.stopped = threading.Event()
-        self.thread: threading.Thread | None = None
+        super().__init__(interval)
 
     def run(self) -> None:
         while not self.stopped.wait(self.interval):
@@ -279,16 +280,6 @@ class Flusher:
             except Exception:
                 logging.getLogger("cardtable").exception("flushing the metrics failed; again in %.1f s",
                                                          self.interval)
-
-    def start(self) -> Flusher:
-        self.thread = threading.Thread(target=self.run, name="cardtable-metrics", daemon=True)
-        self.thread.start()
-        return self
-
-    def stop(self, timeout: float = 5.0) -> None:
-        self.stopped.set()
-        if self.thread is not None:
-            self.thread.join(timeout)
 
 
 _flusher: Flusher | None = None

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import logging
 import random
-import threading
 
 from flask import Flask
 
 from service import clocks, table
 from service.deadlines import enforced
 from service.errors import ApiError
+from service.loops import WorkerLoop
 from service.records import loads
 from service.runtime import runtime
 from service.store import StoreUnavailable
@@ -58,17 +58,17 @@ def settle_due(game_id: str, claimed: int) -> bool:
     return applied
 
 
-class Sweeper:
+class Sweeper(WorkerLoop):
     """A worker's loop over the due games: every ``interval`` seconds it claims up to ``batch`` of them
     and settles each (``settle_due``); when the store fails it waits longer each time (up to a minute)
     and goes on once the store is back. One daemon thread (a greenlet under gevent) per worker."""
 
+    name = "cardtable-deadlines"
+
     def __init__(self, app: Flask, interval: float, batch: int) -> None:
+        super().__init__(interval)
         self.app = app
-        self.interval = interval
         self.batch = batch
-        self.stopped = threading.Event()
-        self.thread: threading.Thread | None = None
 
     def sweep(self) -> int:
         """One sweep: the number of games claimed."""
@@ -101,16 +101,6 @@ class Sweeper:
                 pause = min(60.0, max(self.interval, pause * 2))
                 logger.exception("deadline sweep failed; again in %.1f s", pause)
             self.stopped.wait(pause)
-
-    def start(self) -> Sweeper:
-        self.thread = threading.Thread(target=self.run, name="cardtable-deadlines", daemon=True)
-        self.thread.start()
-        return self
-
-    def stop(self, timeout: float = 5.0) -> None:
-        self.stopped.set()
-        if self.thread is not None:
-            self.thread.join(timeout)
 
 
 def start(app: Flask) -> Sweeper | None:
