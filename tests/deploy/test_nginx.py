@@ -20,6 +20,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from service.observability import FLUSH_SECONDS
 from tests import nginx
 from tests.http import Client
 from tests.servers import RedisServer, free_port, gunicorn
@@ -104,7 +105,10 @@ def _problem(data: bytes) -> tuple[int, dict[str, str], dict]:
 
 
 def _requests_seen(upstream: str, method: str) -> float:
-    """Requests of ``method`` gunicorn has answered, from its /metrics."""
+    """Requests of ``method`` gunicorn has answered, from its /metrics, once every worker has written
+    what it counted (each writes its counts at most ``FLUSH_SECONDS`` late: the worker that answers the
+    scrape need not be the one that answered the requests)."""
+    time.sleep(FLUSH_SECONDS + 0.5)
     text = Client(upstream).get("/metrics").body.decode()
     return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
                if line.startswith("cardtable_requests_total{") and f'method="{method}"' in line)
