@@ -89,9 +89,10 @@ def post_worker_init(worker):
     a daemon thread otherwise, every CARDTABLE_SWEEP_SECONDS (0: off). The workers share the work
     through the store's set of due games, each game claimed by one of them at a time.
 
-    It also flushes its batched request, latency and move counts to its metrics files every second
-    (``service.observability.Flusher``), so that a scrape another worker answers sees them that late
-    at most, this worker idle or not (for the service only, as the sweeper).
+    It also flushes its batched request, latency and move counts to its metrics files, and its
+    buffered access lines to stderr, every second (``service.observability.Flusher``), so that a
+    scrape another worker answers sees them that late at most, this worker idle or not (for the
+    service only, as the sweeper).
 
     Then the worker freezes what it holds (``gc.freeze()``): the app, its spec and its modules live as
     long as the worker, and a full collection of the garbage collector walked them all again (tens of

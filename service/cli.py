@@ -97,9 +97,11 @@ def main(argv: list[str] | None = None) -> int:
         where = urlsplit(settings.redis_url or "")
         print(f"cardtable: using Redis at {where.hostname}:{where.port or 6379}"  # never the password
               + (" (cluster)" if settings.redis_cluster else ""), file=sys.stderr)
+    from service.observability import start_flusher
     from service.sweeper import start
 
     start(app)  # deadlines fire with nobody asking: a daemon thread (CARDTABLE_SWEEP_SECONDS=0: off)
+    start_flusher(app)  # access lines and metric counts written within a second, requests or none
     print(f"cardtable: serving on http://{args.host}:{args.port}  (API docs at /docs)", file=sys.stderr)
     app.run(host=args.host, port=args.port, threaded=True, request_handler=quiet_request_handler())
     return 0

@@ -19,8 +19,9 @@ The busiest series (requests, their latency, moves applied) are counted in plain
 process and written to prometheus_client's values in batches (under gunicorn each write is an
 mmap'd file's, under a lock: a few microseconds, four of them a move): before the process answers
 a scrape, so its own counts are exact; every ``FLUSH_SECONDS`` (1 s) from a ``Flusher`` that every
-gunicorn worker starts, so a scrape another worker answers sees them at most that late, which is
-well inside any scrape interval; and at exit. A worker killed with SIGKILL loses at most its last
+gunicorn worker (and ``cardtable serve``) starts, so a scrape another worker answers sees them at
+most that late, which is well inside any scrape interval; and at exit. The flusher writes the
+buffered access lines too. A worker killed with SIGKILL loses at most its last
 second's counts, as it does its last second's access lines. A new series shows at once, at zero.
 """
 
@@ -125,7 +126,8 @@ def configure_logging(level: str = "INFO") -> None:
 
 class AccessLog:
     """One JSON line per request, buffered: written when 32 KiB are waiting, when the last
-    write is a second old, and at exit (a worker killed with SIGKILL loses at most that)."""
+    write is a second old, every second by the process's ``Flusher`` (an idle worker's last lines
+    too), and at exit (a worker killed with SIGKILL loses at most that)."""
 
     def __init__(self, stream: TextIO | None = None, max_bytes: int = 32 * 1024, max_age: float = 1.0) -> None:
         self.stream = stream
@@ -153,9 +155,6 @@ class AccessLog:
             stream = self.stream or sys.stderr
             stream.write("".join(lines))
             stream.flush()
-
-
-_series: dict[tuple[str, str, str], tuple[Any, Any]] = {}
 
 
 def labels(method: str, rule: str | None, status: str) -> tuple[str, str, str]:
@@ -264,36 +263,40 @@ def _observe(method: str, rule: str, status: str, elapsed: float) -> None:
 
 
 class Flusher(WorkerLoop):
-    """A worker's loop that flushes its batch every ``interval`` seconds, so that a scrape served by
-    another worker sees this one's counts (an idle one's too) at most that late. One flush per
-    interval, errors logged and survived (``service.loops``)."""
+    """A process's loop that flushes its metric counts and its access lines (``access``, when it
+    writes them) every ``interval`` seconds, so that a scrape served by another worker sees this one's
+    counts, and the log its lines, at most that late, idle or not. One flush per interval, errors
+    logged and survived (``service.loops``)."""
 
-    name = "cardtable-metrics"
+    name = "cardtable-flush"
 
-    def __init__(self, interval: float = FLUSH_SECONDS) -> None:
+    def __init__(self, access: AccessLog | None = None, interval: float = FLUSH_SECONDS) -> None:
         super().__init__(interval)
+        self.access = access
 
     def run(self) -> None:
         while not self.stopped.wait(self.interval):
             try:
                 flush()
+                if self.access is not None:
+                    self.access.flush()
             except Exception:
-                logging.getLogger("cardtable").exception("flushing the metrics failed; again in %.1f s",
-                                                         self.interval)
+                logging.getLogger("cardtable").exception("flushing the metrics or the access log failed; again "
+                                                         "in %.1f s", self.interval)
 
 
 _flusher: Flusher | None = None
 
 
 def start_flusher(app: Any) -> Flusher | None:
-    """Start this process's flusher (once) when ``app`` counts its requests here: a worker of a
-    multi-process server calls it when it starts (``bench.floor_app``, run by the same gunicorn
+    """Start this process's flusher (once) when ``app`` counts its requests here: each gunicorn worker
+    when it starts, ``cardtable serve`` before it serves (``bench.floor_app``, run by the same gunicorn
     config, has no metrics to flush)."""
     global _flusher
     if not isinstance(getattr(app, "wsgi_app", None), Middleware):
         return None
     if _flusher is None or _flusher.stopped.is_set():
-        _flusher = Flusher().start()
+        _flusher = Flusher(app.extensions.get("cardtable.access_log")).start()
     return _flusher
 
 

@@ -5,6 +5,7 @@ flusher's interval; the flusher flushes once an interval, survives errors and st
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -186,7 +187,7 @@ def test_the_flusher_flushes_once_an_interval_survives_errors_and_stops(monkeypa
     monkeypatch.setattr(observability, "flush", flaky)
     interval = 0.02
     started = time.monotonic()
-    flusher = observability.Flusher(interval).start()
+    flusher = observability.Flusher(interval=interval).start()
     deadline = started + 30
     while len(calls) < 4 and time.monotonic() < deadline:
         time.sleep(0.01)
@@ -195,7 +196,7 @@ def test_the_flusher_flushes_once_an_interval_survives_errors_and_stops(monkeypa
     assert flusher.thread is not None and not flusher.thread.is_alive()
     assert len(calls) >= 4, "the flusher stopped after its error"
     assert len(calls) <= elapsed / interval + 1, "more than one flush an interval"
-    assert "flushing the metrics failed" in caplog.text
+    assert "flushing the metrics or the access log failed" in caplog.text
     after = len(calls)
     time.sleep(3 * interval)
     assert len(calls) == after, "a stopped flusher flushed again"
@@ -204,3 +205,20 @@ def test_the_flusher_flushes_once_an_interval_survives_errors_and_stops(monkeypa
 def test_only_the_service_starts_a_flusher() -> None:
     """bench.floor_app runs under the same gunicorn config and has no metrics to flush."""
     assert observability.start_flusher(Flask("not-the-service")) is None
+
+
+def test_the_flusher_writes_an_idle_processs_access_lines_within_its_interval() -> None:
+    """The access log writes its buffer when a later request finds it a second old; with no later
+    request (an idle worker, a developer's one request to ``cardtable serve``) the flusher does."""
+    stream = io.StringIO()
+    access = observability.AccessLog(stream, max_age=3600)
+    access.write({"msg": "request", "path": "/v1/games"})
+    assert stream.getvalue() == "", "buffered: no write is due yet"
+    flusher = observability.Flusher(access, interval=0.02).start()
+    try:
+        deadline = time.monotonic() + 30
+        while not stream.getvalue() and time.monotonic() < deadline:
+            time.sleep(0.01)
+    finally:
+        flusher.stop()
+    assert json.loads(stream.getvalue()) == {"msg": "request", "path": "/v1/games"}
