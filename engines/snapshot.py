@@ -117,17 +117,7 @@ def _tuple_reader(item: type, size: int) -> Codec:
     plain = src.compile("decode_items", f"tuple([{src.dec(item, y)} for {y} in _v])")
     table: dict[bytes, tuple[Any, ...]] = {}
     _SHARED_TUPLES.append(table)
-
-    def read(data: Any) -> tuple[Any, ...]:
-        key = orjson.dumps(data)
-        kept = table.get(key)
-        if kept is None:
-            if len(table) >= size:
-                table.clear()
-            kept = table[key] = plain(data)
-        return kept
-
-    return read
+    return _keeping_decoder(plain, table, size)  # the tuple decoded before from the same text
 
 
 #: Per field that holds a tuple of ``shared`` records, the JSON written for the last tuples encoded.
