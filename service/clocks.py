@@ -29,6 +29,7 @@ import orjson
 
 from schemas.clocks import DEFAULT_MAX_TIMEOUTS, DEFAULT_POLICY
 from service.records import timestamp
+from service.seats import any_open
 
 
 def now_ms() -> int:
@@ -110,14 +111,6 @@ def _settled(out: dict[str, Any], to_move: Collection[int], movers: Sequence[int
     idle_at = out["idle_at"] = now + idle_ms if active and idle_ms > 0 else None
     out["due"] = _first(now_running.values(), idle_at) if active else None
     return out
-
-
-def _open_seat(seats: Sequence[Mapping[str, Any]]) -> bool:
-    """A seat of the game waits for its person (the game has not started)."""
-    for seat in seats:  # noqa: SIM110 -- any() over a generator costs more, and every commit asks
-        if seat.get("open"):
-            return True
-    return False
 
 
 def due(record: Mapping[str, Any], active: bool = True) -> int | None:
@@ -207,7 +200,7 @@ def written(engine: Any, record: Mapping[str, Any], state: Any, entries: Sequenc
     stores it: the state encoded, ``updated_at`` now, and the clocks settled (``settle``; whether the
     game runs and who is to move come from ``engine``)."""
     out = {**record, "state": engine.encode(state), "updated_at": timestamp()}
-    active = out.get("ended") is None and engine.result(state) is None and not _open_seat(out["seats"])
+    active = out.get("ended") is None and engine.result(state) is None and not any_open(out["seats"])
     to_move = engine.to_move(state) if active else ()
     movers = [m for m in (orjson.loads(e)["seat"] for e in entries) if m is not None] if out.get("clock") else []
     return _settled(out, to_move, movers, now_ms() if now is None else now, idle_ms, active, own, turn_over)

@@ -35,6 +35,15 @@ def is_open(stored: Mapping[str, Any]) -> bool:
     return bool(stored.get("open"))
 
 
+def any_open(stored: Sequence[Mapping[str, Any]]) -> bool:
+    """A seat of the game waits for its person (``is_open``): the game has not started, unless it
+    was called off."""
+    for seat in stored:  # noqa: SIM110 -- any() over a generator costs more, and every move asks
+        if is_open(seat):
+            return True
+    return False
+
+
 def kind(stored: Mapping[str, Any]) -> str:
     """``human``, ``bot`` or ``open``: who plays a stored seat."""
     if stored.get("bot"):
