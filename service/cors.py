@@ -18,7 +18,9 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import Flask, Request, Response, request
+from flask import Flask, Request, Response
+
+from service.wire import current_request
 
 #: The API's methods (both are CORS-safelisted; a preflight's answer names them all the same).
 ALLOW_METHODS = ("GET", "POST")
@@ -53,7 +55,7 @@ def is_preflight(req: Request | None = None) -> bool:
     """Whether this request is a browser's CORS preflight (not a client's own OPTIONS). ``req``: the
     request, when the caller has it (each use of the ``request`` proxy looks the request up again)."""
     if req is None:
-        req = request._get_current_object()  # type: ignore[attr-defined]
+        req = current_request()
     return req.method == "OPTIONS" and "HTTP_ACCESS_CONTROL_REQUEST_METHOD" in req.environ
 
 
@@ -77,7 +79,7 @@ def install(app: Flask, origins: tuple[str, ...]) -> None:
     def _preflight() -> Response | None:
         # 204 with no body and no Content-Type, before any handler; a disallowed origin's
         # preflight goes on to Flask's own OPTIONS answer, which carries no CORS header.
-        req = request._get_current_object()  # type: ignore[attr-defined]  # once: each use of the proxy looks again
+        req = current_request()  # once: each use of the proxy looks again
         if not is_preflight(req) or granted(req) is None:
             return None
         response = Response(status=204)
@@ -91,7 +93,7 @@ def install(app: Flask, origins: tuple[str, ...]) -> None:
     def _headers(response: Response) -> Response:
         if not allow_any:
             response.vary.add("Origin")
-        req = request._get_current_object()  # type: ignore[attr-defined]
+        req = current_request()
         origin = granted(req)
         if origin is not None:
             response.headers["Access-Control-Allow-Origin"] = origin

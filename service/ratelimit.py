@@ -61,6 +61,7 @@ from schemas.common import LOG_LIMIT
 from service import auth
 from service.errors import ApiError, problem
 from service.store import RedisStore, Store, StoreUnavailable
+from service.wire import current_request
 
 log = logging.getLogger("cardtable")
 
@@ -207,7 +208,7 @@ def exempt(req: Request | None = None) -> bool:
     """This request is not counted (see the module's docstring). ``req``: the request, when the
     caller has it (each use of the ``request`` proxy looks the request up again)."""
     if req is None:
-        req = request._get_current_object()  # type: ignore[attr-defined]
+        req = current_request()
     path = req.path
     if path in EXEMPT or path.startswith(EXEMPT_PREFIXES):
         return True
@@ -331,7 +332,7 @@ def install(app: Flask, rate_text: str | None, store: Store, trusted_proxies: in
 
     @app.before_request
     def _limit() -> Response | None:
-        req = request._get_current_object()  # type: ignore[attr-defined]  # once: each use of the proxy looks again
+        req = current_request()  # once: each use of the proxy looks again
         if exempt(req):
             return None
         if _on_game_route(req) and auth.bearer(req.environ.get("HTTP_AUTHORIZATION")):
